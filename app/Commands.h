@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QStringList>
+
+// Each headless subcommand: takes its own arguments (after the subcommand name), prints to
+// stdout/stderr, returns the process exit code: 0 success, 1 the endpoint or request failed,
+// 2 the command line was wrong.
+namespace qs::app {
+
+int runProbe(const QStringList& args);
+int runChat(const QStringList& args);
+int runEmulate(const QStringList& args);
+int runDemo(const QStringList& args);
+
+} // namespace qs::app

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "app/Commands.h"
+#include "app/EndpointOptions.h"
+#include "app/SimulatedEndpoints.h"
+#include "app/TextOutput.h"
+#include "model/EndpointProbe.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+namespace qs::app {
+
+int runProbe(const QStringList& args)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Probe endpoints: health, models, runtime, context size, server properties and network "
+        "round-trip time. With no URL, probes the built-in simulated endpoints."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("URL"), QStringLiteral("e.g. http://10.0.0.5:8003 (repeatable)"),
+        QStringLiteral("[URL...]"));
+    p.addOption({QStringLiteral("json"), QStringLiteral("Print JSON instead of text.")});
+    p.addOption({QStringLiteral("samples"), QStringLiteral("Round trips to time (default 7)."),
+        QStringLiteral("n"), QStringLiteral("7")});
+    addEndpointOptions(p);
+    if (!p.parse(QStringList {QStringLiteral("quantscope probe")} + args)) {
+        err << "quantscope probe: " << p.errorText() << "\nRun 'quantscope probe --help' for the options.\n";
+        return 2;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        out << p.helpText();
+        return 0;
+    }
+    bool ok = false;
+    const int samples = p.value(QStringLiteral("samples")).toInt(&ok);
+    if (!ok || samples < 1 || samples > 1000) {
+        err << "quantscope probe: --samples must be a number from 1 to 1000\n";
+        return 2;
+    }
+
+    std::vector<Endpoint> endpoints;
+    SimulatedEndpoints simulated;
+    if (p.positionalArguments().isEmpty()) {
+        for (const char* name : {"model", "api-key-env", "runtime", "quant", "label", "extra",
+                 "connect-timeout-ms", "first-byte-timeout-ms", "idle-timeout-ms"}) {
+            if (p.isSet(QString::fromLatin1(name))) {
+                err << "quantscope probe: --" << name
+                    << " applies to a URL you give; without a URL the built-in "
+                    << "simulated endpoints are probed as they are\n";
+                return 2;
+            }
+        }
+        QString error;
+        if (!simulated.start(error)) {
+            err << "quantscope probe: " << error << '\n';
+            return 1;
+        }
+        endpoints = simulated.endpoints();
+        if (!p.isSet(QStringLiteral("json")))
+            out << "No URL given: probing the built-in simulated endpoints.\n\n";
+    }
+    for (const QString& url : p.positionalArguments()) {
+        QString error;
+        const auto e = endpointFromOptions(p, url, error);
+        if (!e) {
+            err << "quantscope probe: " << error << '\n';
+            return 2;
+        }
+        endpoints.push_back(*e);
+    }
+
+    int failures = 0;
+    nlohmann::json all = nlohmann::json::array();
+    for (const Endpoint& e : endpoints) {
+        const ProbeResult r = probeBlocking(e, samples);
+        failures += r.usable() ? 0 : 1;
+        if (p.isSet(QStringLiteral("json"))) {
+            auto j = toJson(r);
+            j["label"] = e.label.toStdString();
+            all.push_back(j);
+        } else {
+            if (!e.label.isEmpty())
+                out << e.label << '\n';
+            out << formatProbe(r) << '\n';
+            out.flush();
+        }
+    }
+    if (p.isSet(QStringLiteral("json")))
+        out << QString::fromStdString(all.dump(2)) << '\n';
+    return failures ? 1 : 0;
+}
+
+} // namespace qs::app

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// Benchmark (not a test): how exactly does StreamingClient measure a stream?
+//
+// An emulator on its own thread streams with a scripted TTFT and rate and records, on the same
+// monotonic clock, when it wrote each token. The client runs on the main thread. We report:
+//   stamp error  = client read stamp − emulator write stamp, for every token event (the client's
+//                  own measurement error: socket → kernel → event loop → stamp)
+//   ttft error   = client ttft_any − (emulator first write − client t0)
+//   vs script    = client ttft_any − scripted TTFT (adds the emulator's own scheduling jitter)
+//   decode error = client decode_tps − rate from the emulator's write stamps
+//   CPU/token    = client-thread CPU time (CLOCK_THREAD_CPUTIME_ID) / tokens streamed
+//
+// Usage: bench_streaming [--requests N] [--tokens N] [--ttft-ms X] [--tps X]
+//                        [--dialect llama-server|vllm|sglang] [--json]
+#include "model/Clock.h"
+#include "model/Percentile.h"
+#include "model/StreamingClient.h"
+#include "tests/support/Emulator.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+#include <cmath>
+#include <ctime>
+
+using namespace qs;
+
+namespace {
+double threadCpuMs()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+
+struct Summary {
+    double mean = 0, p50 = 0, p99 = 0, max = 0, min = 0;
+};
+
+Summary summarize(const std::vector<double>& v)
+{
+    Summary s;
+    if (v.empty())
+        return s;
+    double sum = 0;
+    for (double x : v)
+        sum += x;
+    s.mean = sum / double(v.size());
+    s.p50 = *percentile(v, 50);
+    s.p99 = *percentile(v, 99);
+    s.max = *std::max_element(v.begin(), v.end());
+    s.min = *std::min_element(v.begin(), v.end());
+    return s;
+}
+
+QString line(const char* name, const Summary& s, const char* unit)
+{
+    return QStringLiteral("  %1 mean %2  p50 %3  p99 %4  min %5  max %6 %7\n")
+        .arg(QString::fromUtf8(name), -34)
+        .arg(s.mean, 8, 'f', 3)
+        .arg(s.p50, 8, 'f', 3)
+        .arg(s.p99, 8, 'f', 3)
+        .arg(s.min, 8, 'f', 3)
+        .arg(s.max, 8, 'f', 3)
+        .arg(QString::fromLatin1(unit));
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QStringList args = app.arguments().mid(1);
+    int requests = 200, tokens = 32;
+    double ttftMs = 50, tps = 200;
+    bool json = false;
+    emu::Dialect dialect = emu::Dialect::LlamaServer;
+    QString dialectName = QStringLiteral("llama-server");
+    for (int i = 0; i < args.size(); ++i) {
+        const QString a = args[i];
+        const QString v = args.value(i + 1);
+        if (a == u"--requests")
+            requests = v.toInt(), ++i;
+        else if (a == u"--tokens")
+            tokens = v.toInt(), ++i;
+        else if (a == u"--ttft-ms")
+            ttftMs = v.toDouble(), ++i;
+        else if (a == u"--tps")
+            tps = v.toDouble(), ++i;
+        else if (a == u"--json")
+            json = true;
+        else if (a == u"--dialect") {
+            dialectName = v;
+            dialect = v == u"vllm" ? emu::Dialect::Vllm
+                : v == u"sglang"   ? emu::Dialect::Sglang
+                                   : emu::Dialect::LlamaServer;
+            ++i;
+        } else {
+            QTextStream(stderr) << "unknown argument " << a << "\n";
+            return 2;
+        }
+    }
+    if (requests < 1 || tokens < 2 || tps <= 0 || ttftMs < 0) {
+        QTextStream(stderr) << "need --requests >= 1, --tokens >= 2, --tps > 0, --ttft-ms >= 0\n";
+        return 2;
+    }
+
+    emu::ServerConfig config;
+    config.dialect = dialect;
+    config.script = emu::simpleScript(tokens, ttftMs, tps);
+    emu::EmulatorThread emulator;
+    if (!emulator.start(config)) {
+        QTextStream(stderr) << "emulator failed to listen\n";
+        return 1;
+    }
+    Endpoint endpoint;
+    endpoint.baseUrl = emulator.baseUrl();
+    ChatRequest request = ChatRequest::fromPrompt(QStringLiteral("benchmark"));
+    request.maxTokens = tokens + 10;
+
+    StreamingClient client;
+    std::vector<RequestRecord> records;
+    records.reserve(std::size_t(requests));
+    QObject::connect(
+        &client, &StreamingClient::finished, [&](const RequestRecord& r) { records.push_back(r); });
+
+    const double cpuStart = threadCpuMs();
+    const qint64 wallStart = monotonicNs();
+    for (int i = 0; i < requests; ++i) {
+        client.start(endpoint, request);
+        while (records.size() < std::size_t(i + 1))
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    }
+    const double cpuMs = threadCpuMs() - cpuStart;
+    const double wallMs = msBetween(wallStart, monotonicNs());
+
+    const auto served = emulator.server()->servedRequests();
+    std::vector<double> stampErr, ttftErr, ttftVsScript, decodeErr, decodeVsScript, sendLatency;
+    int failures = 0, streamedTokens = 0, mismatched = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const RequestRecord& r = records[i];
+        if (!r.ok() || i >= served.size()) {
+            ++failures;
+            continue;
+        }
+        const emu::ServedRequest& s = served[i];
+        const auto& events = r.response.tokenEvents;
+        if (events.size() != s.tokenWriteNs.size()) {
+            ++mismatched;
+            continue;
+        }
+        streamedTokens += int(events.size());
+        for (std::size_t k = 0; k < events.size(); ++k)
+            stampErr.push_back(msBetween(s.tokenWriteNs[k], events[k].stampNs));
+        const double trueTtft = msBetween(r.timing.t0Ns, s.tokenWriteNs.front());
+        ttftErr.push_back(*r.metrics.ttftAnyMs - trueTtft);
+        ttftVsScript.push_back(*r.metrics.ttftAnyMs - ttftMs);
+        const double trueRate = double(s.tokenWriteNs.size() - 1)
+            / (msBetween(s.tokenWriteNs.front(), s.tokenWriteNs.back()) / 1000.0);
+        decodeErr.push_back(*r.metrics.decodeTps - trueRate);
+        decodeVsScript.push_back(*r.metrics.decodeTps - tps);
+        sendLatency.push_back(msBetween(r.timing.t0Ns, s.receivedNs));
+    }
+
+    QTextStream out(stdout);
+    const Summary stamp = summarize(stampErr), ttft = summarize(ttftErr);
+    const double cpuPerTokenUs = streamedTokens ? cpuMs * 1000.0 / streamedTokens : 0;
+    if (json) {
+        out << QStringLiteral(
+            "{\"dialect\":\"%1\",\"requests\":%2,\"tokens_per_request\":%3,\"ttft_ms\":%4,\"tps\":%5,"
+            "\"failures\":%6,\"mismatched\":%7,\"stamp_err_mean_ms\":%8,\"stamp_err_p99_ms\":%9,"
+            "\"ttft_err_mean_ms\":%10,\"ttft_err_p99_ms\":%11,\"cpu_us_per_token\":%12}\n")
+                   .arg(dialectName)
+                   .arg(requests)
+                   .arg(tokens)
+                   .arg(ttftMs)
+                   .arg(tps)
+                   .arg(failures)
+                   .arg(mismatched)
+                   .arg(stamp.mean, 0, 'f', 4)
+                   .arg(stamp.p99, 0, 'f', 4)
+                   .arg(ttft.mean, 0, 'f', 4)
+                   .arg(ttft.p99, 0, 'f', 4)
+                   .arg(cpuPerTokenUs, 0, 'f', 2);
+        return failures || mismatched ? 1 : 0;
+    }
+    out << QStringLiteral(
+        "bench_streaming: %1 requests × %2 tokens, %3 dialect, scripted TTFT %4 ms at %5 tok/s\n")
+               .arg(requests)
+               .arg(tokens)
+               .arg(dialectName)
+               .arg(ttftMs)
+               .arg(tps);
+    out << QStringLiteral("  failures %1, token-count mismatches %2, wall %3 s\n")
+               .arg(failures)
+               .arg(mismatched)
+               .arg(wallMs / 1000.0, 0, 'f', 1);
+    out << line("stamp error, every token (ms)", stamp, "ms");
+    out << line("ttft_any error vs emulator (ms)", ttft, "ms");
+    out << line("ttft_any − scripted TTFT (ms)", summarize(ttftVsScript), "ms");
+    out << line("decode_tps error vs emulator", summarize(decodeErr), "tok/s");
+    out << line("decode_tps − scripted rate", summarize(decodeVsScript), "tok/s");
+    out << line("request send → emulator read (ms)", summarize(sendLatency), "ms");
+    out << QStringLiteral("  client-thread CPU: %1 ms for %2 tokens = %3 µs per streamed token\n")
+               .arg(cpuMs, 0, 'f', 1)
+               .arg(streamedTokens)
+               .arg(cpuPerTokenUs, 0, 'f', 2);
+    out << QStringLiteral("  goal: p99 stamp error < 1 ms on loopback → %1\n")
+               .arg(stamp.p99 < 1.0 && ttft.p99 < 1.0 ? QStringLiteral("MET") : QStringLiteral("NOT MET"));
+    return failures || mismatched ? 1 : 0;
+}

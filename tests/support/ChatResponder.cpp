@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+#include "tests/support/ChatResponder.h"
+
+#include "model/Clock.h"
+#include "tests/support/EmulatorJson.h"
+
+#include <QJsonDocument>
+#include <algorithm>
+
+namespace qs::emu::detail {
+
+namespace {
+
+// Fault::MalformedChunk: a data line cut in the middle of its JSON.
+const QByteArray kMalformedEvent = QByteArrayLiteral("data: {\"choices\":[{\"delta\":{\"content\":\"x\"\n\n");
+const QByteArray kPing = QByteArrayLiteral(":\n\n");
+
+} // namespace
+
+ChatResponder::ChatResponder(ResponseSink& sink, DeadlineScheduler& scheduler, ServerState& state,
+    ServerConfig config, const HttpRequest& request, bool authorized)
+    : m_sink(sink)
+    , m_scheduler(scheduler)
+    , m_state(state)
+    , m_config(std::move(config))
+    , m_writer(DialectWriter::create(m_config.dialect, m_config.era))
+    , m_request(request)
+    , m_authorized(authorized)
+{
+}
+
+ChatResponder::~ChatResponder()
+{
+    m_scheduler.cancel(m_ticket);
+}
+
+void ChatResponder::start()
+{
+    m_receivedNs = m_request.completedNs;
+    if (rejectEarly())
+        return;
+    prepareStream();
+}
+
+// Everything the server answers with a plain HTTP error before generating, in its order:
+// API key middleware, body parsing, the script's own fault, then the server's checks.
+bool ChatResponder::rejectEarly()
+{
+    QByteArray parserMessage;
+    try {
+        const auto parsed = nlohmann::json::parse(m_request.body.constBegin(), m_request.body.constEnd());
+        Q_UNUSED(parsed);
+    } catch (const nlohmann::json::exception& e) {
+        parserMessage = QByteArray(e.what());
+    }
+    const QJsonObject body = QJsonDocument::fromJson(m_request.body).object();
+    m_info = describeRequest(m_request.method, m_request.path, body, *m_writer);
+    ServedRequest served;
+    served.request = m_info;
+    served.receivedNs = m_receivedNs;
+    m_serial = m_state.addServed(std::move(served));
+
+    if (!m_authorized) {
+        replyNow(m_writer->unauthorized());
+        return true;
+    }
+    if (!parserMessage.isEmpty()) {
+        replyNow(m_writer->invalidJson(parserMessage));
+        return true;
+    }
+    const QJsonValue messages = body.value(QLatin1String("messages"));
+    if (!messages.isArray()) {
+        replyNow(*m_writer->httpError(HttpErrorKind::BadRequest, errorContext()));
+        return true;
+    }
+    m_script = m_config.scriptFor ? m_config.scriptFor(m_info) : m_config.script;
+    if (m_script.fault == Fault::HttpError) {
+        if (const auto reply = m_writer->httpError(m_script.httpError, errorContext())) {
+            replyNow(*reply);
+            return true;
+        }
+        m_config.toolParser = false; // SGLang without a parser: no error, markup in content
+    }
+    if (const auto reply = m_writer->preflight(m_info, errorContext(), m_config)) {
+        replyNow(*reply);
+        return true;
+    }
+    return false;
+}
+
+void ChatResponder::prepareStream()
+{
+    m_ctx = m_writer->newChat(m_info, m_request, m_config);
+    m_ctx.reasoningParsed = m_script.reasoningMode == ReasoningMode::Parsed && !m_script.reasoning.isEmpty();
+    m_plan = planTokens(m_script, *m_writer, m_config, requestedMaxTokens(m_info.body));
+    m_steps = planSteps(m_script, m_plan, m_info.promptTokens, m_receivedNs, m_info.stream);
+    m_lastWriteNs = m_receivedNs;
+    if (m_info.stream && m_writer->headersAtReceipt()) {
+        m_headersSent = true;
+        sendRecorded(m_sink.responseHead(*m_writer, 200, m_writer->streamContentType(), -1, true),
+            [](ServedRequest& r, qint64 stamp) {
+                r.httpStatus = 200;
+                r.headersSentNs = stamp;
+            });
+    }
+    arm();
+}
+
+qint64 ChatResponder::sendRecorded(const QByteArray& bytes, const RecordEdit& edit)
+{
+    qint64 stamp = 0;
+    m_state.withServed(m_serial, [&](ServedRequest* record) {
+        stamp = m_sink.send(bytes);
+        if (record && edit)
+            edit(*record, stamp);
+    });
+    m_lastWriteNs = stamp;
+    return stamp;
+}
+
+void ChatResponder::replyNow(const HttpReply& reply)
+{
+    const QByteArray bytes
+        = m_sink.responseHead(*m_writer, reply.status, reply.contentType, reply.body.size(), false)
+        + reply.body;
+    const int status = reply.status;
+    m_done = true;
+    sendRecorded(bytes, [status](ServedRequest& r, qint64 stamp) {
+        r.httpStatus = status;
+        r.headersSentNs = stamp;
+        r.endNs = stamp;
+    });
+    m_sink.responseDone(!m_request.keepAlive());
+}
+
+bool ChatResponder::pinging() const
+{
+    return m_info.stream && m_headersSent && m_writer->pingsWhileSilent() && m_config.pingIntervalMs > 0;
+}
+
+// One scheduler entry at a time: the next step, or a ping if silence would last longer.
+void ChatResponder::arm()
+{
+    if (m_done || m_nextStep >= m_steps.size())
+        return;
+    qint64 dueNs = m_steps[m_nextStep].dueNs;
+    bool ping = false;
+    if (pinging()) {
+        const qint64 pingNs = m_lastWriteNs + qint64(m_config.pingIntervalMs * 1e6);
+        if (pingNs < dueNs) {
+            dueNs = pingNs;
+            ping = true;
+        }
+    }
+    m_ticket = m_scheduler.schedule(dueNs, [this, ping] { onDue(ping); });
+}
+
+void ChatResponder::onDue(bool ping)
+{
+    m_ticket = 0;
+    if (m_done)
+        return;
+    if (ping)
+        writeChunks({kPing}, false);
+    else
+        runStep(m_steps[m_nextStep++]);
+    arm();
+}
+
+void ChatResponder::runStep(const Step& step)
+{
+    switch (step.kind) {
+    case StepKind::Token:
+        writeToken(step.index);
+        break;
+    case StepKind::Malformed:
+        writeChunks({kMalformedEvent}, false);
+        break;
+    case StepKind::StreamError:
+        writeStreamError();
+        break;
+    case StepKind::Abort:
+        abortConnection();
+        break;
+    case StepKind::Finish:
+        m_info.stream ? writeFinish() : writeBody();
+        break;
+    }
+}
+
+// Each entry is one HTTP chunk; the status line rides with the first bytes when the server
+// only sends it with its first result (llama-server before #23884, SGLang). `onLast` records
+// what the last write means, under the same lock as the write.
+qint64 ChatResponder::writeChunks(const QList<QByteArray>& events, bool endBody, const RecordEdit& onLast)
+{
+    qint64 stamp = 0;
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        QByteArray bytes;
+        const bool withHead = !m_headersSent;
+        if (withHead) {
+            bytes = m_sink.responseHead(*m_writer, 200, m_writer->streamContentType(), -1, true);
+            m_headersSent = true;
+        }
+        const bool last = i + 1 == events.size();
+        bytes += httpChunk(events.at(i));
+        if (endBody && last)
+            bytes += lastChunk();
+        stamp = sendRecorded(bytes, [&](ServedRequest& r, qint64 at) {
+            if (withHead) {
+                r.httpStatus = 200;
+                r.headersSentNs = at;
+            }
+            if (last && onLast)
+                onLast(r, at);
+        });
+    }
+    return stamp;
+}
+
+void ChatResponder::writeToken(int index)
+{
+    const TokenEvent& token = m_plan.tokens.at(std::size_t(index));
+    const QByteArray event = m_writer->tokenEvent(m_ctx, token);
+    ++m_tokensWritten;
+    if (token.kind == TokenKind::Reasoning)
+        ++m_reasoningWritten;
+    const bool visible = token.kind != TokenKind::Reasoning;
+    const int written = m_tokensWritten;
+    const RecordEdit recordToken = [visible, written](ServedRequest& r, qint64 stamp) {
+        r.tokenWriteNs.push_back(stamp);
+        if (visible && r.firstVisibleWriteNs == 0)
+            r.firstVisibleWriteNs = stamp;
+        r.completionTokens = written;
+    };
+    qint64 stamp = 0;
+    if (!m_roleSent && m_writer->roleJoinsFirstToken()) {
+        stamp = writeChunks({m_writer->roleEvent(m_ctx) + event}, false, recordToken);
+    } else {
+        if (!m_roleSent)
+            writeChunks({m_writer->roleEvent(m_ctx)}, false);
+        stamp = writeChunks({event}, false, recordToken);
+    }
+    m_roleSent = true;
+    if (m_firstTokenNs == 0)
+        m_firstTokenNs = stamp;
+}
+
+ChatResponder::RecordEdit ChatResponder::recordEnd() const
+{
+    const int tokens = m_tokensWritten;
+    return [tokens](ServedRequest& r, qint64 stamp) {
+        r.endNs = stamp;
+        r.completionTokens = tokens;
+    };
+}
+
+void ChatResponder::writeFinish()
+{
+    if (!m_roleSent) {
+        writeChunks({m_writer->roleEvent(m_ctx)}, false);
+        m_roleSent = true;
+    }
+    writeChunks(m_writer->finishWrites(m_ctx, finishInfo()), true, recordEnd());
+    m_done = true;
+    m_sink.responseDone(!m_request.keepAlive());
+}
+
+void ChatResponder::writeStreamError()
+{
+    // A first result that is an error becomes a plain HTTP error where the status line is
+    // still unsent (llama-server before #23884, SGLang's kick-start); so does a non-stream one.
+    if (!m_headersSent) {
+        replyNow(*m_writer->httpError(HttpErrorKind::ServerError, errorContext()));
+        return;
+    }
+    writeChunks(m_writer->errorWrites(m_ctx, finishInfo()), true, recordEnd());
+    m_done = true;
+    m_sink.responseDone(m_writer->closeAfterStreamError() || !m_request.keepAlive());
+}
+
+void ChatResponder::writeBody()
+{
+    m_tokensWritten = int(m_plan.tokens.size());
+    const HttpReply reply = m_writer->completion(m_ctx, m_plan.text, finishInfo());
+    const bool visible = !m_plan.text.content.isEmpty() || !m_plan.text.toolCalls.empty();
+    const RecordEdit end = recordEnd();
+    sendRecorded(m_sink.responseHead(*m_writer, reply.status, reply.contentType, reply.body.size(), false)
+            + reply.body,
+        [visible, end](ServedRequest& r, qint64 stamp) {
+            r.httpStatus = 200;
+            r.headersSentNs = stamp;
+            r.firstVisibleWriteNs = visible ? stamp : 0;
+            end(r, stamp);
+        });
+    m_done = true;
+    m_sink.responseDone(!m_request.keepAlive());
+}
+
+// Recorded before the close, so a client that saw the connection drop finds the record done.
+void ChatResponder::abortConnection()
+{
+    m_done = true;
+    m_state.updateServed(
+        m_serial, [stamp = qs::monotonicNs(), end = recordEnd()](ServedRequest& r) { end(r, stamp); });
+    m_sink.hardClose();
+}
+
+void ChatResponder::connectionLost()
+{
+    if (m_done)
+        return;
+    m_done = true;
+    m_scheduler.cancel(m_ticket);
+    m_ticket = 0;
+    m_state.updateServed(
+        m_serial, [stamp = qs::monotonicNs(), end = recordEnd()](ServedRequest& r) { end(r, stamp); });
+}
+
+FinishInfo ChatResponder::finishInfo() const
+{
+    FinishInfo info;
+    info.finishReason = m_writer->finishReason(m_plan.truncated, m_plan.toolCalls, m_info);
+    info.promptTokens = m_info.promptTokens;
+    info.completionTokens = m_info.stream ? m_tokensWritten : int(m_plan.tokens.size());
+    info.reasoningTokens = m_info.stream
+        ? m_reasoningWritten
+        : int(std::count_if(m_plan.tokens.begin(), m_plan.tokens.end(),
+            [](const TokenEvent& t) { return t.kind == TokenKind::Reasoning; }));
+    info.sendUsage = m_ctx.includeUsage && m_script.fault != Fault::NoUsageChunk;
+    if (m_script.includeTimings) {
+        const qint64 now = qs::monotonicNs();
+        Timings timings;
+        timings.promptN = m_info.promptTokens;
+        timings.predictedN = info.completionTokens;
+        if (m_info.stream) {
+            // prompt_ms: the prefill actually waited; predicted_ms: first token to now.
+            const qint64 firstNs = m_firstTokenNs > 0 ? m_firstTokenNs : now;
+            timings.promptMs = msBetween(m_receivedNs, firstNs);
+            timings.predictedMs = msBetween(firstNs, now);
+        } else {
+            // Nothing is written before the body: the prefill is the scripted one.
+            const double ttftMs = m_script.ttftMs + m_script.ttftPerPromptTokenMs * m_info.promptTokens;
+            timings.promptMs = ttftMs;
+            timings.predictedMs = std::max(0.0, msBetween(m_receivedNs, now) - ttftMs);
+        }
+        info.timings = timings;
+    }
+    return info;
+}
+
+ErrorContext ChatResponder::errorContext() const
+{
+    ErrorContext ctx;
+    ctx.promptTokens = m_info.promptTokens;
+    ctx.maxTokens = requestedMaxTokens(m_info.body);
+    ctx.contextSize = m_config.contextSize;
+    ctx.requestModel = m_info.body.value(QLatin1String("model")).toString();
+    ctx.modelId = m_config.modelId;
+    return ctx;
+}
+
+} // namespace qs::emu::detail

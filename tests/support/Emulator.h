@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Loopback emulator of llama-server, vLLM and SGLang's OpenAI-compatible HTTP API.
+// A real HTTP/1.1 server (QTcpServer) that streams the exact bytes each server emits, era by
+// era (see ../shared/reference/server-stream-formats.md), with scripted timing, output and
+// faults. Used by the tests, the benchmark target, and the app's simulated endpoints.
+
+#include <QHostAddress>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QUrl>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+class QTcpServer;
+class QThread;
+
+namespace qs::emu {
+
+enum class Dialect { LlamaServer, Vllm, Sglang };
+
+/// Which generation of a server's stream format to emit.
+enum class Era {
+    /// llama-server: headers + `:` pings during prefill (>= b9478). vLLM: `reasoning` only
+    /// (>= 0.16). SGLang: msgspec path, nulls omitted.
+    Current,
+    /// vLLM 0.11.1-0.15.x only: both `reasoning` and `reasoning_content`, `"reasoning_content":null`
+    /// on every other delta. (Same as Current for the other dialects.)
+    Transitional,
+    /// llama-server: headers only after the first token, no pings. vLLM <= 0.11.0:
+    /// `reasoning_content` only and flat error bodies. SGLang: pydantic path, explicit nulls and
+    /// `"usage":null`.
+    Legacy,
+};
+
+struct ToolCallSpec {
+    QString name;
+    QString argumentsJson; ///< the complete arguments text, e.g. {"query": "Paris weather"}
+    int fragments = 3;     ///< the arguments are streamed in this many pieces
+};
+
+/// Where the model's thinking goes.
+enum class ReasoningMode {
+    Parsed,          ///< in the reasoning field of the dialect (server has a reasoning parser)
+    LeakedWithTags,  ///< in `content` as "<think>…</think>" (no parser / reasoning-format none)
+    LeakedBareClose, ///< in `content`, then a bare "</think>" with no opening tag (Qwen3.5 template)
+};
+
+enum class Fault {
+    None,
+    HttpError,           ///< answer with `httpError`'s status and the dialect's exact error body
+    DisconnectMidStream, ///< close the connection after `faultAfterTokens` tokens (no [DONE])
+    Stall,               ///< after `faultAfterTokens` tokens send nothing for `stallMs`, then go on
+    MalformedChunk,      ///< after `faultAfterTokens` tokens send one `data:` payload that is not JSON
+    NoUsageChunk,        ///< never send the usage chunk, even when asked for
+    ErrorInStream,       ///< after `faultAfterTokens` tokens send the dialect's in-stream error object
+                         ///< (then [DONE] for vLLM and SGLang, nothing for llama-server)
+};
+
+enum class HttpErrorKind { ContextExceeded, ModelNotFound, ToolsNotEnabled, Unauthorized, ServerError, Loading, BadRequest };
+
+/// What one request does. Each listed token is one chunk on the wire.
+struct Script {
+    QStringList reasoning; ///< reasoning tokens, streamed first
+    QStringList content;   ///< content tokens, streamed after reasoning
+    std::vector<ToolCallSpec> toolCalls; ///< streamed after content, as tool-call deltas
+    ReasoningMode reasoningMode = ReasoningMode::Parsed;
+
+    double ttftMs = 50;              ///< request fully received -> first token written
+    double ttftPerPromptTokenMs = 0; ///< added to ttftMs per prompt token (prefill grows with context)
+    double tokensPerSecond = 50;     ///< decode rate: one token every 1000/tokensPerSecond ms
+    bool includeTimings = true;      ///< llama-server: `timings` on the last chunk
+
+    Fault fault = Fault::None;
+    int faultAfterTokens = 0;
+    int stallMs = 0;
+    HttpErrorKind httpError = HttpErrorKind::ServerError;
+};
+
+/// What the emulator understood of a request (given to ServerConfig::scriptFor).
+struct RequestInfo {
+    QByteArray method;
+    QByteArray path;
+    QJsonObject body;
+    int promptTokens = 0; ///< the emulator's own count: words in all messages + 4 per message
+    bool stream = false;
+    bool includeUsage = false;
+    bool hasTools = false;
+};
+
+/// Monotonic stamps (qs::monotonicNs) of what the emulator did for one chat request, so a
+/// benchmark can compare the client's measurements with the truth.
+struct ServedRequest {
+    RequestInfo request;
+    int httpStatus = 0;
+    qint64 receivedNs = 0;     ///< last byte of the request read
+    qint64 headersSentNs = 0;  ///< response status line + headers written
+    std::vector<qint64> tokenWriteNs; ///< each token-bearing event written to the socket
+    qint64 firstVisibleWriteNs = 0;   ///< first content or tool-call event written (0 if none)
+    qint64 endNs = 0;          ///< response finished or connection closed
+    int completionTokens = 0;  ///< what the emulator reported in usage
+};
+
+struct ServerConfig {
+    Dialect dialect = Dialect::LlamaServer;
+    Era era = Era::Current;
+    QString modelId = QStringLiteral("qwen3.5-9b-q4_k_m");
+    int contextSize = 32768;
+    /// vLLM: false answers a request with tools (tool_choice auto) with the exact 400 about
+    /// --enable-auto-tool-choice/--tool-call-parser. SGLang: false puts tool-call markup in content.
+    bool toolParser = true;
+    QString apiKey;                  ///< non-empty: require `Authorization: Bearer <apiKey>`
+    double pingIntervalMs = 1000;    ///< llama-server Current era: `:` ping during silent gaps
+    QString version = QStringLiteral("emulated"); ///< build_info / vLLM version / SGLang version
+    /// Chooses the script per request. When unset, `script` is used for every request.
+    std::function<Script(const RequestInfo&)> scriptFor;
+    Script script;
+};
+
+/// The HTTP server. Lives in the thread that created it (or the one it was moved to); all
+/// accessors below are thread-safe.
+class EmulatorServer : public QObject {
+    Q_OBJECT
+public:
+    explicit EmulatorServer(ServerConfig config, QObject* parent = nullptr);
+    ~EmulatorServer() override;
+
+    /// Listens on 127.0.0.1 by default; port 0 picks a free port.
+    bool listen(const QHostAddress& address = QHostAddress::LocalHost, quint16 port = 0);
+    quint16 port() const;
+    QUrl baseUrl() const; ///< http://127.0.0.1:PORT (no /v1)
+
+    void setConfig(ServerConfig config);
+    ServerConfig config() const;
+    std::vector<ServedRequest> servedRequests() const;
+    void clearServedRequests();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+/// Runs an EmulatorServer on a thread of its own, so a client under test never shares an event
+/// loop with the server it measures. Blocks in start() until listening.
+class EmulatorThread {
+public:
+    EmulatorThread();
+    ~EmulatorThread(); ///< stops the server and joins the thread
+    bool start(ServerConfig config, quint16 port = 0);
+    EmulatorServer* server() const; ///< use only its thread-safe accessors
+    QUrl baseUrl() const;
+
+private:
+    std::unique_ptr<QThread> m_thread;
+    EmulatorServer* m_server = nullptr;
+};
+
+/// Convenience: a ready-made script of `n` short content tokens ("w0 ", "w1 ", …).
+Script simpleScript(int contentTokens, double ttftMs, double tokensPerSecond);
+
+} // namespace qs::emu
