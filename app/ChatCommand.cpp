@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/Commands.h"
 #include "app/EndpointOptions.h"
-#include "app/SimulatedEndpoints.h"
+#include "app/EndpointSpec.h"
 #include "app/TextOutput.h"
 #include "model/EndpointProbe.h"
 #include "model/StreamingClient.h"
@@ -68,18 +68,19 @@ int runChat(const QStringList& args)
         return 2;
     }
     Endpoint endpoint = *parsed;
-    SimulatedEndpoints simulated;
+    EndpointResolver simulated;
     if (simulate) {
-        if (!simulated.start(error)) {
+        const auto defaults = simulated.defaultSimulated(error);
+        if (!defaults) {
             err << "quantscope chat: " << error << '\n';
             return 1;
         }
-        const Endpoint& sim = simulated.endpoints().front();
+        const Endpoint& sim = defaults->front().endpoint;
         endpoint.baseUrl = sim.baseUrl;
         if (endpoint.label.isEmpty())
             endpoint.label = sim.label;
         if (!p.isSet(QStringLiteral("extra")))
-            endpoint.extraBody = sim.extraBody;
+            endpoint.extraBody["chat_template_kwargs"]["enable_thinking"] = false;
     }
     // Learn the model and runtime first (if not given) so errors get runtime-specific advice.
     // The probe uses its own connection; the measured request is unaffected.

@@ -12,5 +12,8 @@ int runProbe(const QStringList& args);
 int runChat(const QStringList& args);
 int runEmulate(const QStringList& args);
 int runDemo(const QStringList& args);
+int runRun(const QStringList& args);
+int runSummary(const QStringList& args);
+int runRecover(const QStringList& args);
 
 } // namespace qs::app

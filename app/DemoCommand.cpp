@@ -1,46 +1,47 @@
 // SPDX-License-Identifier: MIT
 #include "app/Commands.h"
-#include "app/SimulatedEndpoints.h"
-#include "app/TextOutput.h"
-#include "model/EndpointProbe.h"
-#include "model/StreamingClient.h"
 
+#include <QDateTime>
+#include <QDir>
+#include <QStandardPaths>
 #include <QTextStream>
 
 namespace qs::app {
 
-// Until the dashboard lands, `quantscope` with no arguments shows the core at work: it starts
-// the simulated endpoints, probes them and measures one streamed answer from each.
-int runDemo(const QStringList&)
+// Until the dashboard lands, `quantscope` with no arguments runs the main job headless on the
+// embedded default: the voice-assistant suite (shortened) against the two simulated endpoints,
+// then prints the summary.
+int runDemo(const QStringList& args)
 {
-    QTextStream out(stdout);
-    SimulatedEndpoints simulated;
-    QString error;
-    if (!simulated.start(error)) {
-        QTextStream(stderr) << "quantscope: " << error << '\n';
+    QTextStream err(stderr);
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (!QDir().mkpath(dir)) {
+        err << "quantscope: cannot create " << dir << '\n';
         return 1;
     }
-    out << "Quantscope " QS_VERSION " — no endpoint given, so this runs against three simulated endpoints "
-           "on loopback.\n(Try: quantscope probe URL, quantscope chat URL, quantscope --help)\n\n";
-    int failures = 0;
-    for (const Endpoint& configured : simulated.endpoints()) {
-        const ProbeResult probe = probeBlocking(configured, 5);
-        out << "== " << configured.label << '\n' << formatProbe(probe) << '\n';
-        out.flush();
-        if (!probe.usable()) {
-            ++failures;
-            continue;
-        }
-        ChatRequest request = ChatRequest::fromPrompt(QStringLiteral("What is the capital of Japan?"),
-            QStringLiteral("You are a concise voice assistant."));
-        request.maxTokens = 128;
-        request.temperature = 0;
-        const RequestRecord record = runChatBlocking(probe.endpoint, request);
-        failures += record.ok() ? 0 : 1;
-        out << formatRecord(record) << '\n';
-        out.flush();
-    }
-    return failures ? 1 : 0;
+    const QString out = dir + QStringLiteral("/demo-")
+        + QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss"))
+        + QStringLiteral(".json");
+    err << "Quantscope " QS_VERSION
+           " — no arguments: running the voice-assistant suite against two simulated "
+           "endpoints\n(numbers shaped like the seed measurements, not from a real server). For real "
+           "servers:\n"
+           "  quantscope run --suite voice-assistant --endpoint name=A,url=http://HOST:PORT --endpoint ... "
+           "--out "
+           "FILE\n\n";
+    err.flush();
+    QStringList run
+        = {QStringLiteral("--suite"), QStringLiteral("voice-assistant"), QStringLiteral("--endpoint"),
+            QStringLiteral("name=Q4_K_M llama-server (simulated),url=sim:q4km-like,quant=Q4_K_M"),
+            QStringLiteral("--endpoint"),
+            QStringLiteral("name=NVFP4 vLLM (simulated),url=sim:nvfp4-like,quant=NVFP4"),
+            QStringLiteral("--runs"), QStringLiteral("2"), QStringLiteral("--warmup"), QStringLiteral("1"),
+            QStringLiteral("--order"), QStringLiteral("parallel"), QStringLiteral("--out"), out};
+    run += args;
+    const int rc = runRun(run);
+    if (rc != 0)
+        return rc;
+    return runSummary({out});
 }
 
 } // namespace qs::app

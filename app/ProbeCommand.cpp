@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/Commands.h"
 #include "app/EndpointOptions.h"
-#include "app/SimulatedEndpoints.h"
+#include "app/EndpointSpec.h"
 #include "app/TextOutput.h"
 #include "model/EndpointProbe.h"
 
@@ -41,7 +41,7 @@ int runProbe(const QStringList& args)
     }
 
     std::vector<Endpoint> endpoints;
-    SimulatedEndpoints simulated;
+    EndpointResolver simulated;
     if (p.positionalArguments().isEmpty()) {
         for (const char* name : {"model", "api-key-env", "runtime", "quant", "label", "extra",
                  "connect-timeout-ms", "first-byte-timeout-ms", "idle-timeout-ms"}) {
@@ -53,11 +53,13 @@ int runProbe(const QStringList& args)
             }
         }
         QString error;
-        if (!simulated.start(error)) {
+        const auto defaults = simulated.defaultSimulated(error);
+        if (!defaults) {
             err << "quantscope probe: " << error << '\n';
             return 1;
         }
-        endpoints = simulated.endpoints();
+        for (const RunEndpoint& e : *defaults)
+            endpoints.push_back(e.endpoint);
         if (!p.isSet(QStringLiteral("json")))
             out << "No URL given: probing the built-in simulated endpoints.\n\n";
     }

@@ -12,10 +12,13 @@ const char* const Usage
       "Compare LLM inference endpoints (llama-server, vLLM, SGLang) side by side.\n"
       "\n"
       "Commands:\n"
+      "  run               run a suite against endpoints and save every measurement\n"
+      "  summary FILE      medians per endpoint and test from a results file\n"
+      "  recover JOURNAL   turn an interrupted run's journal into a results file\n"
       "  probe [URL...]    health, models, runtime, context size and round-trip time of endpoints\n"
       "  chat [URL]        send one streamed chat completion and print every measurement\n"
       "  emulate           serve an emulated llama-server/vLLM/SGLang on loopback\n"
-      "  demo              probe and measure the built-in simulated endpoints (the default)\n"
+      "  demo              run the voice-assistant suite on two simulated endpoints (the default)\n"
       "\n"
       "Without a URL, probe and chat use built-in simulated endpoints, so they work with no server.\n"
       "'quantscope COMMAND --help' lists a command's options.\n";
@@ -40,6 +43,12 @@ int main(int argc, char** argv)
     }
     if (command.isEmpty() || command == u"demo")
         return qs::app::runDemo(rest);
+    if (command == u"run")
+        return qs::app::runRun(rest);
+    if (command == u"summary")
+        return qs::app::runSummary(rest);
+    if (command == u"recover")
+        return qs::app::runRecover(rest);
     if (command == u"probe")
         return qs::app::runProbe(rest);
     if (command == u"chat")

@@ -12,7 +12,7 @@ QString countSourceId(CountSource source)
     case CountSource::ServerUsage:
         return QStringLiteral("usage");
     case CountSource::ServerTimings:
-        return QStringLiteral("timings");
+        return QStringLiteral("server_timings");
     case CountSource::Estimate:
         return QStringLiteral("estimate");
     case CountSource::None:

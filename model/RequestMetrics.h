@@ -28,7 +28,7 @@ enum class CountSource {
     ServerTimings, ///< llama-server's `timings` (predicted_n, prompt_n + cache_n, cache_n)
     Estimate, ///< counted from stream events (one token-bearing event ≈ one token): an estimate
 };
-QString countSourceId(CountSource source); ///< "usage", "timings", "estimate", "none"
+QString countSourceId(CountSource source); ///< "usage", "server_timings", "estimate", "none"
 
 struct TokenCount {
     std::optional<qint64> value;

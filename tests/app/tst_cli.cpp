@@ -7,7 +7,10 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QtTest>
+#include <csignal>
+#include <sys/types.h>
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -20,7 +23,13 @@ class TestCli : public QObject {
 
     static Run run(const QStringList& args, int timeoutMs = 60000)
     {
+        // Never touch the user's real data directory (the demo writes its results there).
+        static QTemporaryDir home;
         QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        p.setProcessEnvironment(env);
         p.start(QStringLiteral(QS_BINARY), args);
         Run r;
         if (!p.waitForFinished(timeoutMs)) {
@@ -43,15 +52,26 @@ private slots:
         QVERIFY(r.out.startsWith(QStringLiteral("quantscope ")));
     }
 
-    void defaultRunsTheSimulatedEndpoints()
+    void defaultRunsTheSuiteOnSimulatedEndpoints()
     {
-        const Run r = run({});
+        // The README's first command runs this; shortened here to keep the test quick.
+        const Run r = run({QStringLiteral("demo"), QStringLiteral("--runs"), QStringLiteral("1"),
+                              QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--max-tokens"),
+                              QStringLiteral("24")},
+            120000);
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.out.contains(QStringLiteral("llama-server")) && r.out.contains(QStringLiteral("vllm"))
-                && r.out.contains(QStringLiteral("sglang")),
+        QVERIFY2(r.out.contains(QStringLiteral("(simulated)")) && r.out.contains(QStringLiteral("SIMULATED")),
             qPrintable(r.out));
-        QVERIFY(r.out.contains(QStringLiteral("ttft_visible_ms")));
-        QVERIFY(!r.out.contains(QStringLiteral("FAILED")));
+        QVERIFY2(r.out.contains(QStringLiteral("factual")), qPrintable(r.out));
+    }
+
+    void probeWithoutUrlUsesTheSimulatedEndpoints()
+    {
+        const Run r = run({QStringLiteral("probe"), QStringLiteral("--samples"), QStringLiteral("2")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("llama-server")) && r.out.contains(QStringLiteral("vllm")),
+            qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("(simulated)")));
     }
 
     void probeJsonAgainstAnEmulator()
@@ -129,6 +149,117 @@ private slots:
         r = run({QStringLiteral("chat"), QStringLiteral("--extra"), QStringLiteral("{nope")});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains(QStringLiteral("JSON object")));
+    }
+
+    void runThenSummary()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("r.json"));
+        const Run r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+                              QStringLiteral("--endpoint"), QStringLiteral("name=Q,url=sim:q4km-like"),
+                              QStringLiteral("--endpoint"), QStringLiteral("url=sim:nvfp4-like"),
+                              QStringLiteral("--out"), out},
+            120000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(out));
+        QVERIFY(!QFile::exists(out + QStringLiteral(".journal"))); // removed once the results are safe
+        const Run s = run({QStringLiteral("summary"), out, QStringLiteral("--json")});
+        QCOMPARE(s.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(s.out.toUtf8()).object();
+        const QJsonArray rows = o.value(QStringLiteral("rows")).toArray();
+        QVERIFY2(rows.size() >= 4, qPrintable(s.out)); // 2 tests × 2 endpoints
+        QStringList labels;
+        for (const auto& row : rows)
+            labels << row.toObject().value(QStringLiteral("endpoint")).toString();
+        QVERIFY(labels.contains(QStringLiteral("Q (simulated)")));
+        const Run text = run({QStringLiteral("summary"), out});
+        QCOMPARE(text.code, 0);
+        QVERIFY(text.out.contains(QStringLiteral("SIMULATED")));
+    }
+
+    void sigkillLosesNoFinishedRequest()
+    {
+        QTemporaryDir dir;
+        const QString suite = dir.filePath(QStringLiteral("long.json"));
+        QFile f(suite);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"id": "long", "name": "Long",
+                   "defaults": {"max_tokens": 32, "temperature": 0, "warmup": 0, "runs": 40},
+                   "tests": [{"id": "factual", "prompt": "What is the capital of Japan?", "expect": ["Tokyo"]}]})");
+        f.close();
+        const QString out = dir.filePath(QStringLiteral("killed.json"));
+        const QString journal = out + QStringLiteral(".journal");
+        QProcess p;
+        p.start(QStringLiteral(QS_BINARY),
+            {QStringLiteral("run"), QStringLiteral("--suite"), suite, QStringLiteral("--endpoint"),
+                QStringLiteral("url=sim:q4km-like"), QStringLiteral("--out"), out,
+                QStringLiteral("--quiet")});
+        QVERIFY(p.waitForStarted());
+        const auto journalLines = [&] {
+            QFile j(journal);
+            return j.open(QIODevice::ReadOnly) ? int(j.readAll().count('\n')) : 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(journalLines() >= 6, 60000); // header + 5 finished requests
+        QVERIFY(p.state() == QProcess::Running);
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QVERIFY(!QFile::exists(out));
+        const int finished = journalLines() - 1;
+        QVERIFY(finished >= 5 && finished < 40);
+
+        // A second run into the same file refuses to overwrite the evidence.
+        Run again = run({QStringLiteral("run"), QStringLiteral("--suite"), suite,
+            QStringLiteral("--endpoint"), QStringLiteral("url=sim:q4km-like"), QStringLiteral("--out"), out});
+        QCOMPARE(again.code, 2);
+        QVERIFY(again.err.contains(QStringLiteral("quantscope recover")));
+
+        const QString recovered = dir.filePath(QStringLiteral("recovered.json"));
+        const Run rec = run({QStringLiteral("recover"), journal, QStringLiteral("--out"), recovered});
+        QVERIFY2(rec.code == 0, qPrintable(rec.err));
+        const Run s = run({QStringLiteral("summary"), recovered, QStringLiteral("--json")});
+        QCOMPARE(s.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(s.out.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("records")).toInt(), finished);
+        QCOMPARE(o.value(QStringLiteral("failures")).toInt(), 0);
+    }
+
+    void badSuitesAndDeadEndpointsExplainThemselves()
+    {
+        QTemporaryDir dir;
+        const QString suite = dir.filePath(QStringLiteral("bad.json"));
+        QFile f(suite);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"id": "bad", "tests": [{"id": "x", "prompt": 42}]})");
+        f.close();
+        const QString out = dir.filePath(QStringLiteral("o.json"));
+        Run r = run({QStringLiteral("run"), QStringLiteral("--suite"), suite, QStringLiteral("--endpoint"),
+            QStringLiteral("url=sim:q4km-like"), QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("tests[0].prompt")), qPrintable(r.err));
+
+        QTcpServer s;
+        s.listen(QHostAddress::LocalHost, 0);
+        const quint16 port = s.serverPort();
+        s.close();
+        r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+            QStringLiteral("--endpoint"), QStringLiteral("name=dead,url=http://127.0.0.1:%1").arg(port),
+            QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("no endpoint is reachable")), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+
+        r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("no-such-suite"),
+            QStringLiteral("--endpoint"), QStringLiteral("url=sim:q4km-like"), QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 2);
+        r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+            QStringLiteral("--endpoint"), QStringLiteral("url=sim:no-such-profile"), QStringLiteral("--out"),
+            out});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains(QStringLiteral("sim:q4km-like")));
+        r = run({QStringLiteral("summary"), suite});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(!r.err.isEmpty(), "a suite file is not a results file");
     }
 };
 

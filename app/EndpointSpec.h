@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/RunRecord.h"
+#include "tests/support/Emulator.h"
+
+#include <QString>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace qs::app {
+
+/// `name=LABEL,url=URL[,model=ID][,quant=Q][,runtime=R][,key-env=VAR][,body=JSON]`; `body=`
+/// comes last and takes the rest, so its JSON may contain commas. A bare URL is accepted too.
+/// `url=sim:PROFILE` names a built-in simulated endpoint.
+struct EndpointSpec {
+    QString name;
+    QString url;
+    QString model;
+    QString quant;
+    QString runtime;
+    QString keyEnv;
+    nlohmann::json body; ///< null when not given
+};
+
+std::optional<EndpointSpec> parseEndpointSpec(const QString& text, QString& error);
+/// A JSON list of objects with the same fields (`key_env` or `key-env`; `body` an object).
+std::optional<std::vector<EndpointSpec>> readEndpointsFile(const QString& path, QString& error);
+
+/// Turns specs into run endpoints, starting an in-process emulator for each `sim:` URL. Keeps
+/// those emulators alive for its own lifetime.
+class EndpointResolver {
+public:
+    EndpointResolver();
+    ~EndpointResolver();
+    std::optional<RunEndpoint> resolve(const EndpointSpec& spec, quint64 seed, QString& error);
+
+    /// The embedded default: sim:q4km-like and sim:nvfp4-like, labelled as simulated.
+    std::optional<std::vector<RunEndpoint>> defaultSimulated(QString& error);
+
+private:
+    std::vector<std::unique_ptr<emu::EmulatorThread>> m_simulators;
+};
+
+} // namespace qs::app

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+#include "app/Commands.h"
+#include "app/EndpointSpec.h"
+#include "model/ResultFile.h"
+#include "model/RunController.h"
+#include "model/RunJournal.h"
+#include "model/RunPlan.h"
+#include "model/Suite.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QTextStream>
+#include <QTimer>
+#include <atomic>
+#include <csignal>
+#include <unistd.h>
+
+namespace qs::app {
+
+namespace {
+std::atomic<int> g_interrupts {0};
+
+extern "C" void onInterrupt(int)
+{
+    // A second Ctrl+C falls through to the default action (terminate at once).
+    if (g_interrupts.fetch_add(1) >= 1)
+        std::signal(SIGINT, SIG_DFL);
+}
+
+QString duration(double ms)
+{
+    const qint64 s = qint64(ms / 1000.0 + 0.5);
+    if (s >= 3600)
+        return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+    if (s >= 60)
+        return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1s").arg(s);
+}
+
+bool intOption(const QCommandLineParser& p, const char* name, int min, int max, int& target, QString& error)
+{
+    const QString n = QString::fromLatin1(name);
+    if (!p.isSet(n))
+        return true;
+    bool ok = false;
+    const int v = p.value(n).toInt(&ok);
+    if (!ok || v < min || v > max) {
+        error = QStringLiteral("--%1 must be a whole number from %2 to %3, not \"%4\"")
+                    .arg(n)
+                    .arg(min)
+                    .arg(max)
+                    .arg(p.value(n));
+        return false;
+    }
+    target = v;
+    return true;
+}
+} // namespace
+
+int runRun(const QStringList& args)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Run a benchmark suite against one or more endpoints and save every measurement.\n\n"
+        "SPEC is name=LABEL,url=URL[,model=ID][,quant=Q][,runtime=R][,key-env=VAR][,body=JSON] (body= last; "
+        "its "
+        "JSON may contain commas), or just a URL. url=sim:q4km-like and url=sim:nvfp4-like are built-in "
+        "simulated "
+        "endpoints."));
+    p.addHelpOption();
+    const auto opt = [&](const char* name, const char* help, const char* value) {
+        p.addOption({QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value)});
+    };
+    opt("suite", "Built-in suite name (voice-assistant, quick-smoke, throughput) or a suite file.",
+        "NAME|FILE");
+    opt("endpoint", "An endpoint (repeatable).", "SPEC");
+    opt("endpoints", "A JSON list of endpoints with the SPEC fields.", "FILE");
+    opt("warmup", "Warm-up runs per endpoint and test (default: the suite's).", "N");
+    opt("runs", "Measured runs per endpoint and test (default: the suite's).", "N");
+    opt("order", "interleaved (default), sequential or parallel.", "ORDER");
+    opt("concurrency", "Requests in flight per endpoint (default 1).", "N");
+    opt("max-tokens", "Override max_tokens for every request.", "N");
+    opt("seed", "Seed that fixes the run order (default 1).", "N");
+    opt("timeout-ms", "Total time allowed per request (default: no limit beyond the endpoint's timeouts).",
+        "MS");
+    opt("out", "Results file to write (a journal <out>.journal is kept while running).", "FILE");
+    p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress output.")});
+    if (!p.parse(QStringList {QStringLiteral("quantscope run")} + args)) {
+        err << "quantscope run: " << p.errorText() << "\nRun 'quantscope run --help' for the options.\n";
+        return 2;
+    }
+    if (p.isSet(QStringLiteral("help"))) {
+        out << p.helpText();
+        return 0;
+    }
+    const auto usage = [&](const QString& message) {
+        err << "quantscope run: " << message << '\n';
+        return 2;
+    };
+    if (!p.positionalArguments().isEmpty())
+        return usage(QStringLiteral("unexpected argument \"%1\"").arg(p.positionalArguments().front()));
+    if (!p.isSet(QStringLiteral("suite")))
+        return usage(
+            QStringLiteral("--suite is required (built-in: voice-assistant, quick-smoke, throughput)"));
+    if (!p.isSet(QStringLiteral("out")))
+        return usage(QStringLiteral("--out FILE is required: where to save the results"));
+    if (!p.isSet(QStringLiteral("endpoint")) && !p.isSet(QStringLiteral("endpoints")))
+        return usage(
+            QStringLiteral("give at least one --endpoint SPEC (or --endpoints FILE), e.g. --endpoint "
+                           "name=Q4,url=http://10.0.0.5:8003 or --endpoint url=sim:q4km-like"));
+
+    RunSettings settings;
+    QString error;
+    int seed = 1;
+    if (!intOption(p, "warmup", 0, 1000, settings.warmup, error)
+        || !intOption(p, "runs", 1, 100000, settings.runs, error)
+        || !intOption(p, "concurrency", 1, 1024, settings.concurrency, error)
+        || !intOption(p, "seed", 0, 2147483647, seed, error)
+        || !intOption(p, "timeout-ms", 1, 86400000, settings.requestTimeoutMs, error))
+        return usage(error);
+    settings.seed = quint64(seed);
+    if (p.isSet(QStringLiteral("max-tokens"))) {
+        int maxTokens = 0;
+        if (!intOption(p, "max-tokens", 1, 1000000, maxTokens, error))
+            return usage(error);
+        settings.maxTokens = maxTokens;
+    }
+    if (p.isSet(QStringLiteral("order"))) {
+        const auto order = runOrderFromId(p.value(QStringLiteral("order")));
+        if (!order)
+            return usage(QStringLiteral("--order must be interleaved, sequential or parallel"));
+        settings.order = *order;
+    }
+
+    RunRequest request;
+    request.settings = settings;
+    try {
+        request.suite = loadSuite(p.value(QStringLiteral("suite")));
+    } catch (const SuiteError& e) {
+        err << "quantscope run: bad suite: " << QString::fromUtf8(e.what()) << '\n';
+        return 2;
+    }
+
+    std::vector<EndpointSpec> specs;
+    for (const QString& text : p.values(QStringLiteral("endpoint"))) {
+        const auto spec = parseEndpointSpec(text, error);
+        if (!spec)
+            return usage(QStringLiteral("--endpoint \"%1\": %2").arg(text, error));
+        specs.push_back(*spec);
+    }
+    if (p.isSet(QStringLiteral("endpoints"))) {
+        const auto more = readEndpointsFile(p.value(QStringLiteral("endpoints")), error);
+        if (!more)
+            return usage(error);
+        specs.insert(specs.end(), more->begin(), more->end());
+    }
+    EndpointResolver resolver;
+    for (const EndpointSpec& spec : specs) {
+        const auto endpoint = resolver.resolve(spec, settings.seed, error);
+        if (!endpoint)
+            return usage(QStringLiteral("endpoint \"%1\": %2").arg(spec.url, error));
+        request.endpoints.push_back(*endpoint);
+    }
+
+    const QString outPath = p.value(QStringLiteral("out"));
+    const QFileInfo outInfo(outPath);
+    if (outInfo.isDir())
+        return usage(QStringLiteral("--out %1 is a directory; give a file name").arg(outPath));
+    if (!QFileInfo(outInfo.absolutePath()).isWritable())
+        return usage(QStringLiteral("cannot write to %1 (the directory does not exist or is not writable)")
+                         .arg(outInfo.absolutePath()));
+    request.journalPath = RunJournal::journalPathFor(outPath);
+    if (QFileInfo::exists(request.journalPath))
+        return usage(QStringLiteral("%1 exists: an earlier run into %2 was interrupted. Recover it with\n  "
+                                    "quantscope recover %1 --out RECOVERED.json\nor delete it to start over.")
+                         .arg(request.journalPath, outPath));
+
+    const RunPlan plan = makePlan(request.suite, int(request.endpoints.size()), settings);
+    const bool quiet = p.isSet(QStringLiteral("quiet"));
+    const bool tty = isatty(STDERR_FILENO) == 1;
+    if (!quiet)
+        err << QStringLiteral(
+            "Running suite \"%1\" (%2 tests) on %3 endpoint(s), %4 order: %5 requests planned\n")
+                   .arg(request.suite.name.isEmpty() ? request.suite.id : request.suite.name)
+                   .arg(request.suite.tests.size())
+                   .arg(request.endpoints.size())
+                   .arg(runOrderId(settings.order))
+                   .arg(plan.totalRequests);
+    err.flush();
+
+    RunController controller;
+    int exitCode = 0;
+    RunProgress last;
+    QObject::connect(&controller, &RunController::warning, [&](const QString& w) {
+        if (tty)
+            err << "\r\033[K";
+        err << "warning: " << w << '\n';
+        err.flush();
+    });
+    QObject::connect(&controller, &RunController::progress, [&](const RunProgress& pr) {
+        last = pr;
+        if (quiet || !tty)
+            return;
+        const int width = 30;
+        const int filled = pr.total ? int(double(pr.done) / pr.total * width) : 0;
+        err << "\r\033[K[" << QString(filled, u'#') << QString(width - filled, u'.') << "] " << pr.done << '/'
+            << pr.total;
+        if (pr.failed)
+            err << " (" << pr.failed << " failed)";
+        if (!pr.test.isEmpty())
+            err << "  " << pr.endpointLabel << " · " << pr.test << " · turn " << pr.turn << " · "
+                << (pr.warmup ? QStringLiteral("warm-up ") : QStringLiteral("run ")) << pr.iteration;
+        if (pr.etaMs)
+            err << "  ETA " << duration(*pr.etaMs);
+        err.flush();
+    });
+    QObject::connect(&controller, &RunController::recordFinished, [&](const RunRecord& r) {
+        if (quiet || tty)
+            return;
+        const RequestMetrics& m = r.request.metrics;
+        err << '[' << last.done + 1 << '/' << last.total << "] "
+            << request.endpoints[std::size_t(r.endpoint)].endpoint.displayName() << ' ' << r.test << " turn "
+            << r.turn << (r.warmup ? " warm-up " : " run ") << r.iteration << ": ";
+        if (r.request.ok())
+            err << "ok, ttft_visible "
+                << (m.ttftVisibleMs ? QString::number(*m.ttftVisibleMs, 'f', 1) : QStringLiteral("-"))
+                << " ms, decode "
+                << (m.decodeTps ? QString::number(*m.decodeTps, 'f', 1) : QStringLiteral("-")) << " tok/s\n";
+        else
+            err << "FAILED " << failureKindId(r.request.failure.kind) << ": " << r.request.failure.summary
+                << '\n';
+        err.flush();
+    });
+    QObject::connect(&controller, &RunController::failed, [&](const QString& message) {
+        if (tty)
+            err << "\r\033[K";
+        err << "quantscope run: " << message << '\n';
+        exitCode = 1;
+        QCoreApplication::exit(exitCode);
+    });
+    QObject::connect(&controller, &RunController::finished, [&](const RunResult& result, const RunStats&) {
+        if (tty && !quiet)
+            err << "\r\033[K";
+        const QString saveError = saveResults(result, outPath);
+        if (!saveError.isEmpty()) {
+            err << "quantscope run: could not save " << outPath << ": " << saveError
+                << "\nNothing is lost: every finished request is in " << request.journalPath
+                << "; recover it with quantscope recover " << request.journalPath << " --out FILE\n";
+            exitCode = 1;
+        } else {
+            QFile::remove(request.journalPath);
+            int failed = 0;
+            for (const RunRecord& r : result.records)
+                failed += r.request.ok() ? 0 : 1;
+            err << (result.complete ? "Done: " : "Stopped: ") << result.records.size() << " requests ("
+                << failed << " failed) saved to " << outPath << '\n';
+            if (!result.note.isEmpty())
+                err << "note: " << result.note << '\n';
+            err << "Read it with: quantscope summary " << outPath << '\n';
+        }
+        QCoreApplication::exit(exitCode);
+    });
+
+    g_interrupts = 0;
+    std::signal(SIGINT, onInterrupt);
+    QTimer interruptPoll;
+    QObject::connect(&interruptPoll, &QTimer::timeout, [&] {
+        if (g_interrupts.load() > 0 && controller.running()) {
+            err << "\nStopping: finishing the record of every request in flight (Ctrl+C again to quit "
+                   "now)…\n";
+            err.flush();
+            controller.cancel();
+            interruptPoll.stop();
+        }
+    });
+    interruptPoll.start(100);
+    controller.start(request); // a copy: the handlers above read request.endpoints and journalPath
+    const int rc = QCoreApplication::exec();
+    std::signal(SIGINT, SIG_DFL);
+    return rc != 0 ? rc : exitCode;
+}
+
+} // namespace qs::app

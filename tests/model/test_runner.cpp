@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+// The runner end to end: real threads (RunController's runner thread, emulator threads), real
+// sockets, a real journal on disk.
+#include "ClientTestSupport.h"
+#include "SuiteFixtures.h"
+#include "model/Clock.h"
+#include "model/RunController.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <gtest/gtest.h>
+
+using namespace qs;
+using namespace qs::test;
+
+namespace {
+// The reply names how many messages the request had, so a test can see which reply went where.
+emu::ServerConfig echoServer(emu::Dialect dialect, double ttftMs = 5, double tps = 400)
+{
+    emu::ServerConfig c;
+    c.dialect = dialect;
+    c.scriptFor = [ttftMs, tps](const emu::RequestInfo& info) {
+        emu::Script s;
+        s.content = {QStringLiteral("reply "),
+            QString::number(info.body.value(QStringLiteral("messages")).toArray().size())};
+        s.ttftMs = ttftMs;
+        s.tokensPerSecond = tps;
+        return s;
+    };
+    return c;
+}
+
+RunEndpoint runEndpoint(const Served& served, const QString& label)
+{
+    RunEndpoint e;
+    e.endpoint = served.endpoint;
+    e.endpoint.label = label;
+    e.spec = served.endpoint.baseUrl.toString();
+    return e;
+}
+
+struct Outcome {
+    std::vector<RunRecord> records;
+    std::optional<RunResult> result;
+    QString failed;
+    QStringList warnings;
+    RunProgress lastProgress;
+    int liveDeltas = 0;
+};
+
+Outcome run(RunRequest request, const std::function<void(RunController&, const Outcome&)>& onRecord = {})
+{
+    RunController controller;
+    Outcome o;
+    bool done = false;
+    QObject::connect(&controller, &RunController::recordFinished, [&](const RunRecord& r) {
+        o.records.push_back(r);
+        if (onRecord)
+            onRecord(controller, o);
+    });
+    QObject::connect(
+        &controller, &RunController::progress, [&](const RunProgress& p) { o.lastProgress = p; });
+    QObject::connect(&controller, &RunController::liveDeltas,
+        [&](const QList<LiveDelta>& d) { o.liveDeltas += int(d.size()); });
+    QObject::connect(&controller, &RunController::warning, [&](const QString& w) { o.warnings << w; });
+    QObject::connect(&controller, &RunController::finished, [&](const RunResult& r, const RunStats&) {
+        o.result = r;
+        done = true;
+    });
+    QObject::connect(&controller, &RunController::failed, [&](const QString& m) {
+        o.failed = m;
+        done = true;
+    });
+    controller.start(std::move(request));
+    const qint64 until = monotonicNs() + qint64(60e9);
+    while (!done && monotonicNs() < until)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    EXPECT_TRUE(done) << "the run did not end within 60 s";
+    return o;
+}
+} // namespace
+
+TEST(Runner, RunsThePlanJournalsEveryRecordAndGrowsConversations)
+{
+    Served llama(echoServer(emu::Dialect::LlamaServer));
+    Served vllm(echoServer(emu::Dialect::Vllm));
+    QTemporaryDir dir;
+    RunRequest request;
+    request.suite = smallSuite(1, 2);
+    request.endpoints = {runEndpoint(llama, QStringLiteral("A")), runEndpoint(vllm, QStringLiteral("B"))};
+    request.journalPath = dir.filePath(QStringLiteral("run.json.journal"));
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.failed.isEmpty()) << o.failed.toStdString();
+    ASSERT_TRUE(o.result);
+    const RunResult& r = *o.result;
+    // Per endpoint: 3 warm-ups + 2 runs × (1 + 1 + 3 turns).
+    EXPECT_EQ(r.records.size(), 2u * (3 + 2 * 5));
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(o.lastProgress.done, o.lastProgress.total);
+    EXPECT_GT(o.liveDeltas, 0);
+    int warmups = 0;
+    for (const RunRecord& rec : r.records) {
+        EXPECT_TRUE(rec.request.ok()) << rec.request.failure.text().toStdString();
+        warmups += rec.warmup ? 1 : 0;
+    }
+    EXPECT_EQ(warmups, 6);
+    // The probe filled in the model and runtime.
+    EXPECT_EQ(r.endpoints[1].endpoint.runtime, Runtime::Vllm);
+    EXPECT_FALSE(r.endpoints[1].endpoint.model.isEmpty());
+    EXPECT_EQ(r.endpoints[1].endpoint.label, QStringLiteral("B"));
+
+    // The journal holds the header and every record, one line each.
+    QFile journal(request.journalPath);
+    ASSERT_TRUE(journal.open(QIODevice::ReadOnly));
+    EXPECT_EQ(journal.readAll().count('\n'), qsizetype(1 + r.records.size()));
+
+    // Turn 3 of the conversation carries the endpoint's own replies to turns 1 and 2.
+    int checked = 0;
+    for (const emu::ServedRequest& s : vllm.served()) {
+        const QJsonArray messages = s.request.body.value(QStringLiteral("messages")).toArray();
+        if (messages.size() != 6)
+            continue;
+        EXPECT_EQ(
+            messages[2].toObject().value(QStringLiteral("content")).toString(), QStringLiteral("reply 2"));
+        EXPECT_EQ(
+            messages[4].toObject().value(QStringLiteral("content")).toString(), QStringLiteral("reply 4"));
+        EXPECT_EQ(messages[5].toObject().value(QStringLiteral("content")).toString(),
+            QStringLiteral("What's my name?"));
+        ++checked;
+    }
+    EXPECT_EQ(checked, 2); // two measured runs of the conversation
+}
+
+TEST(Runner, DeadEndpointIsSkippedAndNoneReachableFails)
+{
+    Served good(echoServer(emu::Dialect::Sglang));
+    RunEndpoint dead;
+    dead.endpoint.label = QStringLiteral("dead");
+    dead.endpoint.baseUrl = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(closedPort()));
+    RunRequest request;
+    request.suite = smallSuite(0, 1);
+    request.endpoints = {runEndpoint(good, QStringLiteral("good")), dead};
+    Outcome o = run(request);
+    ASSERT_TRUE(o.result);
+    EXPECT_TRUE(o.warnings.join(u'\n').contains(QStringLiteral("dead")));
+    for (const RunRecord& r : o.result->records)
+        EXPECT_EQ(r.endpoint, 0);
+    EXPECT_EQ(o.result->records.size(), 5u);
+
+    request.endpoints = {dead};
+    o = run(request);
+    EXPECT_FALSE(o.result);
+    EXPECT_TRUE(o.failed.contains(QStringLiteral("no endpoint is reachable"))) << o.failed.toStdString();
+}
+
+TEST(Runner, CancelKeepsEveryCompletedRecord)
+{
+    Served slow(echoServer(emu::Dialect::LlamaServer, 60, 50));
+    QTemporaryDir dir;
+    RunRequest request;
+    request.suite = smallSuite(0, 20);
+    request.endpoints = {runEndpoint(slow, QStringLiteral("slow"))};
+    request.journalPath = dir.filePath(QStringLiteral("r.journal"));
+    const Outcome o = run(request, [](RunController& c, const Outcome& so) {
+        if (so.records.size() == 3)
+            c.cancel();
+    });
+    ASSERT_TRUE(o.result);
+    EXPECT_FALSE(o.result->complete);
+    EXPECT_GE(o.result->records.size(), 3u);
+    EXPECT_LT(o.result->records.size(), 20u);
+    EXPECT_EQ(o.result->records.size(), o.records.size());
+    QFile journal(request.journalPath);
+    ASSERT_TRUE(journal.open(QIODevice::ReadOnly));
+    EXPECT_EQ(journal.readAll().count('\n'), qsizetype(1 + o.result->records.size()));
+}
+
+TEST(Runner, AFailedTurnEndsItsConversation)
+{
+    emu::ServerConfig c = echoServer(emu::Dialect::Vllm);
+    c.scriptFor = [](const emu::RequestInfo& info) {
+        emu::Script s = emu::simpleScript(3, 5, 400);
+        if (info.body.value(QStringLiteral("messages")).toArray().size() == 4) { // turn 2 of the chat
+            s.fault = emu::Fault::HttpError;
+            s.httpError = emu::HttpErrorKind::ServerError;
+        }
+        return s;
+    };
+    Served server(c);
+    RunRequest request;
+    request.suite = smallSuite(0, 1);
+    request.suite.tests.erase(request.suite.tests.begin(), request.suite.tests.begin() + 2); // the chat only
+    request.endpoints = {runEndpoint(server, QStringLiteral("x"))};
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.result);
+    ASSERT_EQ(o.result->records.size(), 2u); // turn 1 ok, turn 2 failed, turn 3 never sent
+    EXPECT_TRUE(o.result->records[0].request.ok());
+    EXPECT_EQ(o.result->records[1].turn, 2);
+    EXPECT_EQ(o.result->records[1].request.failure.kind, FailureKind::ServerError);
+    EXPECT_EQ(o.lastProgress.done, o.lastProgress.total);
+}

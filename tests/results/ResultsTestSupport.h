@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Builders shared by the result-file and journal tests: realistic records made by feeding SSE
+// chunks through the real StreamAssembler and computeMetrics, and small file helpers.
+
+#include "model/RequestMetrics.h"
+#include "model/ResultFile.h"
+#include "model/RunJournal.h"
+#include "model/StreamAssembler.h"
+
+#include <QByteArray>
+#include <QFile>
+#include <QString>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+inline void PrintTo(const QString& s, std::ostream* os)
+{
+    *os << '"' << s.toStdString() << '"';
+}
+
+namespace qs::test {
+
+using json = nlohmann::json;
+
+/// Builds one request's record the way StreamingClient does: stamps, SSE events, assembly, metrics.
+class StreamBuilder {
+public:
+    explicit StreamBuilder(qint64 t0Ns = 7'000'123'456'789)
+        : m_t0(t0Ns)
+    {
+        m_record.timing.startNs = t0Ns - 2'345'678;
+        m_record.timing.connectedNs = t0Ns - 1'000'321;
+        m_record.timing.t0Ns = t0Ns;
+        m_record.httpStatus = 200;
+        m_record.contentType = QStringLiteral("text/event-stream");
+        m_record.serverHeader = QStringLiteral("llama.cpp");
+    }
+
+    StreamBuilder& headersAt(double ms)
+    {
+        m_record.timing.firstByteNs = at(ms);
+        m_record.timing.headersNs = at(ms);
+        return *this;
+    }
+    StreamBuilder& chunk(double ms, const json& payload)
+    {
+        return raw(ms, QByteArray::fromStdString(payload.dump()));
+    }
+    StreamBuilder& raw(double ms, const QByteArray& data, bool complete = true)
+    {
+        SseEvent e;
+        e.data = data;
+        e.stampNs = at(ms);
+        e.complete = complete;
+        m_assembler.add(e);
+        return *this;
+    }
+    StreamBuilder& content(double ms, const QString& text)
+    {
+        return delta(ms, {{"content", text.toStdString()}});
+    }
+    StreamBuilder& reasoning(double ms, const QString& text)
+    {
+        return delta(ms, {{"reasoning_content", text.toStdString()}});
+    }
+    StreamBuilder& tool(double ms, int index, const char* id, const char* name, const char* args)
+    {
+        json fragment = {{"index", index}, {"function", {{"arguments", args}}}};
+        if (id)
+            fragment["id"] = id;
+        if (name)
+            fragment["function"]["name"] = name;
+        return delta(ms, {{"tool_calls", json::array({fragment})}});
+    }
+    StreamBuilder& finish(double ms, const char* reason)
+    {
+        return chunk(ms,
+            {{"id", "chatcmpl-1"}, {"model", "qwen3"},
+                {"choices",
+                    json::array({{{"index", 0}, {"delta", json::object()}, {"finish_reason", reason}}})}});
+    }
+    StreamBuilder& usage(double ms, int prompt, int completion, std::optional<int> cached = {})
+    {
+        json u = {{"prompt_tokens", prompt}, {"completion_tokens", completion},
+            {"total_tokens", prompt + completion}};
+        if (cached)
+            u["prompt_tokens_details"] = {{"cached_tokens", *cached}};
+        return chunk(ms, {{"choices", json::array()}, {"usage", u}});
+    }
+    StreamBuilder& timings(double ms, int promptN, int cacheN, int predictedN)
+    {
+        return chunk(ms,
+            {{"choices", json::array({{{"index", 0}, {"delta", json::object()}, {"finish_reason", "stop"}}})},
+                {"timings",
+                    {{"cache_n", cacheN}, {"prompt_n", promptN}, {"prompt_ms", 41.25},
+                        {"prompt_per_token_ms", 1.5}, {"prompt_per_second", 666.6},
+                        {"predicted_n", predictedN}, {"predicted_ms", 812.5},
+                        {"predicted_per_token_ms", 25.1}, {"predicted_per_second", 39.8}}}});
+    }
+    StreamBuilder& done(double ms) { return raw(ms, "[DONE]"); }
+    StreamBuilder& endAt(double ms)
+    {
+        m_record.timing.endNs = at(ms);
+        return *this;
+    }
+    StreamBuilder& failure(const Failure& f)
+    {
+        m_record.failure = f;
+        return *this;
+    }
+
+    RequestRecord build(const QString& label, const json& body)
+    {
+        m_record.endpointLabel = label;
+        m_record.url = QUrl(QStringLiteral("http://10.0.0.5:8080/v1/chat/completions"));
+        m_record.requestBody = body;
+        m_record.keepAlivePings = 3;
+        m_record.response = m_assembler.takeResponse();
+        m_record.metrics = computeMetrics(m_record.timing, m_record.response);
+        return m_record;
+    }
+
+private:
+    qint64 at(double ms) const { return m_t0 + qint64(ms * 1e6); }
+    StreamBuilder& delta(double ms, const json& d)
+    {
+        return chunk(ms,
+            {{"id", "chatcmpl-1"}, {"model", "qwen3"}, {"system_fingerprint", "fp_1"},
+                {"choices", json::array({{{"index", 0}, {"delta", d}, {"finish_reason", nullptr}}})}});
+    }
+
+    qint64 m_t0;
+    StreamAssembler m_assembler;
+    RequestRecord m_record;
+};
+
+inline json requestBody(const char* prompt, bool tools = false)
+{
+    json body = {{"model", "qwen3"}, {"stream", true}, {"stream_options", {{"include_usage", true}}},
+        {"max_tokens", 256}, {"temperature", 0},
+        {"messages",
+            json::array({{{"role", "system"}, {"content", "You are a concise voice assistant."}},
+                {{"role", "user"}, {"content", prompt}}})}};
+    if (tools)
+        body["tools"] = json::array({{{"type", "function"},
+            {"function",
+                {{"name", "web_search"},
+                    {"parameters",
+                        {{"type", "object"}, {"properties", {{"query", {{"type", "string"}}}}},
+                            {"required", json::array({"query"})}}}}}}});
+    return body;
+}
+
+inline std::vector<RunEndpoint> makeEndpoints()
+{
+    RunEndpoint a;
+    a.endpoint.label = QStringLiteral("NVFP4 vLLM");
+    a.endpoint.baseUrl = QUrl(QStringLiteral("http://10.0.0.5:8000"));
+    a.endpoint.model = QStringLiteral("qwen3");
+    a.endpoint.apiKeyEnv = QStringLiteral("QS_TEST_SECRET_KEY");
+    a.endpoint.runtime = Runtime::Vllm;
+    a.endpoint.quantization = QStringLiteral("NVFP4");
+    a.endpoint.extraBody = {{"chat_template_kwargs", {{"enable_thinking", false}}}};
+    a.spec = QStringLiteral("http://10.0.0.5:8000");
+    a.probe = {{"runtime", "vllm"}, {"rtt_median_ms", 0.42}, {"models", json::array({"qwen3"})}};
+    RunEndpoint b;
+    b.endpoint.label = QStringLiteral("Q4_K_M sim");
+    b.endpoint.baseUrl = QUrl(QStringLiteral("http://127.0.0.1:39123"));
+    b.endpoint.runtime = Runtime::LlamaServer;
+    b.spec = QStringLiteral("sim:q4km-like");
+    b.simulated = true;
+    return {a, b};
+}
+
+inline RunRecord runRecord(int endpoint, const char* test, int iteration, bool warmup, RequestRecord request)
+{
+    RunRecord r;
+    r.endpoint = endpoint;
+    r.test = QString::fromUtf8(test);
+    r.iteration = iteration;
+    r.warmup = warmup;
+    r.concurrency = 2;
+    r.startOffsetMs = 1234.5678 * iteration;
+    r.startedAt = QDateTime::fromString(QStringLiteral("2026-03-01T10:20:30.456Z"), Qt::ISODateWithMs);
+    r.request = std::move(request);
+    return r;
+}
+
+/// Six records covering the cases a file must keep: success with reasoning and usage, llama-server
+/// timings, a tool call, a warm-up, a failure with partial data and estimated counts, a request
+/// that was never sent, and a stream error with malformed events and thinking left in content.
+inline RunResult makeResult()
+{
+    RunResult result;
+    result.toolVersion = QStringLiteral("0.1.0");
+    result.host = QStringLiteral("bench-host");
+    result.startedAt = QDateTime::fromString(QStringLiteral("2026-03-01T10:20:00Z"), Qt::ISODate);
+    result.endedAt = QDateTime::fromString(QStringLiteral("2026-03-01T10:25:00.5Z"), Qt::ISODateWithMs);
+    result.complete = true;
+    result.note = QStringLiteral("a note with \"quotes\" and ünïcödé ✓");
+    result.suite = {{"id", "voice-assistant"}, {"tests", json::array({{{"id", "factual"}}})}};
+    result.settings.warmup = 2;
+    result.settings.runs = 5;
+    result.settings.order = RunOrder::Sequential;
+    result.settings.concurrency = 2;
+    result.settings.maxTokens = 300;
+    result.settings.seed = 18'000'000'000'000'000'000ull; // above INT64_MAX: must stay unsigned
+    result.settings.requestTimeoutMs = 60000;
+    result.endpoints = makeEndpoints();
+
+    // 1. Success: reasoning, then a two-sentence answer; usage with cached tokens.
+    StreamBuilder ok;
+    ok.headersAt(3.2)
+        .reasoning(80.1234567, QStringLiteral("Let me think"))
+        .reasoning(95.5, QStringLiteral(" briefly."));
+    ok.content(120.25, QStringLiteral("Tokyo is the capital")).content(140.0, QStringLiteral(" of Japan."));
+    ok.content(160.75, QStringLiteral(" Anything else? 😀"))
+        .finish(170, "stop")
+        .usage(171, 42, 12, 30)
+        .done(172.5)
+        .endAt(173);
+    result.records.push_back(runRecord(
+        0, "factual", 1, false, ok.build(QStringLiteral("NVFP4 vLLM"), requestBody("Capital of Japan?"))));
+    result.records.back().gates = {{"answer", true}, {"no_markdown", nullptr}};
+    result.records.back().gateDetails = {{"answer", {{"matched", "Tokyo"}, {"range", json::array({0, 5})}}}};
+
+    // 2. llama-server timings instead of usage (counts from server_timings).
+    StreamBuilder timed(9'000'000'000'000);
+    timed.headersAt(300)
+        .content(310.5, QStringLiteral("Hello"))
+        .content(335.25, QStringLiteral(" there!"))
+        .timings(336, 20, 100, 2)
+        .done(337)
+        .endAt(337.5);
+    result.records.push_back(runRecord(1, "greeting", 1, false, timed.build(QString(), requestBody("Hi!"))));
+
+    // 3. Tool call (two fragments), warm-up.
+    StreamBuilder tool;
+    tool.headersAt(1)
+        .tool(90, 0, "call_1", "web_search", "")
+        .tool(110, 0, nullptr, nullptr, "{\"query\":")
+        .tool(125, 0, nullptr, nullptr, "\"weather Paris\"}")
+        .finish(126, "tool_calls")
+        .usage(127, 80, 9)
+        .done(128)
+        .endAt(128);
+    result.records.push_back(runRecord(0, "weather", 1, true,
+        tool.build(QStringLiteral("NVFP4 vLLM"), requestBody("Weather in Paris?", true))));
+
+    // 4. Disconnected mid-answer: partial content and stamps kept, counts estimated (no usage).
+    StreamBuilder cut;
+    cut.headersAt(2)
+        .content(50, QStringLiteral("One"))
+        .content(75, QStringLiteral(" two"))
+        .content(100, QStringLiteral(" thr"))
+        .endAt(101);
+    cut.failure(makeFailure(FailureKind::Disconnected,
+        QStringLiteral("the connection closed before the stream ended"),
+        QStringLiteral("check the server log")));
+    result.records.push_back(
+        runRecord(1, "long", 2, false, cut.build(QStringLiteral("Q4_K_M sim"), requestBody("Count."))));
+
+    // 5. Never sent: connection refused (no t0, no events).
+    RequestRecord refused;
+    refused.endpointLabel = QStringLiteral("Q4_K_M sim");
+    refused.url = QUrl(QStringLiteral("http://127.0.0.1:39123/v1/chat/completions"));
+    refused.requestBody = requestBody("Hello?");
+    refused.timing.startNs = 8'000'000'000'000;
+    refused.timing.endNs = 8'000'412'345'000;
+    refused.failure = makeFailure(FailureKind::ConnectionRefused, QStringLiteral("connection refused"),
+        QStringLiteral("is the server running on port 39123?"));
+    refused.metrics = computeMetrics(refused.timing, refused.response);
+    result.records.push_back(runRecord(1, "factual", 3, false, refused));
+
+    // 6. Thinking left in content, a malformed event, then an error inside the stream.
+    StreamBuilder leak;
+    leak.headersAt(5)
+        .content(60, QStringLiteral("<think>hmm"))
+        .content(70, QStringLiteral("</think>"))
+        .content(90, QStringLiteral(" 15 balls."));
+    leak.raw(95, "{not json")
+        .raw(96, R"({"error":{"code":500,"message":"CUDA out of memory","type":"server_error"}})")
+        .endAt(97);
+    leak.failure(makeFailure(FailureKind::StreamError,
+        QStringLiteral("the server reported an error inside the stream"), QString(), 200));
+    RequestRecord leaked = leak.build(QStringLiteral("NVFP4 vLLM"), requestBody("3 boxes of 5 balls?"));
+    leaked.failure.serverMessage = QStringLiteral("CUDA out of memory");
+    RunRecord r6 = runRecord(0, "reasoning", 4, false, leaked);
+    r6.turn = 3;
+    result.records.push_back(r6);
+    return result;
+}
+
+inline void writeFile(const QString& path, QByteArrayView bytes)
+{
+    QFile f(path);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate)) << f.errorString().toStdString();
+    ASSERT_EQ(f.write(bytes.data(), bytes.size()), bytes.size());
+}
+
+inline QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace qs::test

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: MIT
+#include "tests/support/SimulatedProfiles.h"
+
+#include "tests/support/SimulatedModel.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <atomic>
+#include <memory>
+#include <random>
+
+namespace qs::emu {
+
+namespace {
+
+using detail::Answer;
+using detail::Conversation;
+using detail::Intent;
+
+struct Profile {
+    const char* name;
+    Dialect dialect;
+    const char* modelId;
+    const char* version;
+    double ttftBaseMs;
+    double ttftLinearMs; ///< per prompt token
+    double ttftQuadraticMs; ///< per prompt token squared
+    double ttftJitter; ///< ± fraction, uniform
+    double tokensPerSecond;
+    double tpsJitter; ///< ± fraction, uniform
+    bool sloppy; ///< NVFP4's manners: markdown, verbosity, thinking leaks, broken tool calls
+    const char* description;
+};
+
+// Timing from the seeds' v3 tables (004_*): TTFT per test and per turn, decode tok/s. q4km-like is
+// calibrated on the built-in voice-assistant suite: 40 + 0.0123·n² gives ~330 ms at its first turn
+// (~154 prompt tokens) and ~1.4 s at its fifth (~332), as the seeds' 297 ms → 1378 ms.
+const Profile kProfiles[] = {
+    {"nvfp4-like", Dialect::Vllm, "sim-qwen3.5-9b-nvfp4", "0.17.1+simulated", 85, 0.05, 0, 0.05, 20, 0.12,
+        true,
+        "Simulated vLLM serving Qwen3.5-9B NVFP4 (no real model): flat ~90 ms TTFT, ~20 tok/s, right answers "
+        "but frequent markdown, verbose replies, thinking leaks and broken tool calls."},
+    {"q4km-like", Dialect::LlamaServer, "sim-qwen3.5-9b-q4_k_m", "b9478-simulated", 40, 0, 0.0123, 0.04, 38,
+        0.06, false,
+        "Simulated llama-server serving Qwen3.5-9B Q4_K_M (no real model): TTFT ~300 ms growing to "
+        "~1.4 s over a 5-turn conversation, ~38 tok/s, clean concise answers and correct tool calls."},
+};
+
+// How often the NVFP4 imitation misbehaves (003_*'s same-model table: no markdown 3/15, thinking
+// leaked 5/25, tool calls 0/10; "2-6x more verbose").
+constexpr double kMarkdownRate = 0.7; // of text answers
+constexpr double kVerboseRate = 0.85; // of text answers
+constexpr double kThinkingLeakRate = 0.2; // of all answers, when thinking is off
+constexpr double kToolCorrectRate = 0.2;
+constexpr double kToolMissingArgumentRate = 0.35;
+constexpr double kToolAsTextRate = 0.35; // the rest answers in prose instead of calling the tool
+
+// ignore_eos without max_tokens would run to the context limit; a bounded stand-in.
+constexpr int kDefaultIgnoreEosTokens = 512;
+
+const Profile* findProfile(const QString& name)
+{
+    for (const Profile& p : kProfiles) {
+        if (name.trimmed().compare(QLatin1String(p.name), Qt::CaseInsensitive) == 0)
+            return &p;
+    }
+    return nullptr;
+}
+
+// ---- determinism -------------------------------------------------------------------------
+
+quint64 splitMix(quint64 x)
+{
+    x += 0x9E3779B97F4A7C15ULL;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    return x ^ (x >> 31);
+}
+
+// FNV-1a: stable across runs and Qt versions (qHash is seeded per process).
+quint64 stableHash(const QString& text)
+{
+    quint64 h = 0xCBF29CE484222325ULL;
+    for (const char byte : text.toUtf8()) {
+        h ^= quint8(byte);
+        h *= 0x100000001B3ULL;
+    }
+    return h;
+}
+
+/// Every random choice of one request, drawn in a fixed order so a seed replays exactly.
+struct Draws {
+    double ttft = 0.5;
+    double tps = 0.5;
+    double leak = 1;
+    double leakKind = 0;
+    double markdown = 1;
+    double style = 0;
+    double verbose = 1;
+    double tool = 0;
+    quint64 variant = 0;
+};
+
+Draws draw(quint64 seed)
+{
+    std::mt19937_64 rng(seed);
+    auto unit = [&rng] { return double(rng() >> 11) * 0x1.0p-53; }; // portable, unlike the std distributions
+    Draws d;
+    d.ttft = unit();
+    d.tps = unit();
+    d.leak = unit();
+    d.leakKind = unit();
+    d.markdown = unit();
+    d.style = unit();
+    d.verbose = unit();
+    d.tool = unit();
+    d.variant = rng();
+    return d;
+}
+
+/// What one profile instance shares across its requests (scriptFor may run on any thread).
+struct ProfileState {
+    const Profile* profile = nullptr;
+    quint64 seed = 1;
+    std::atomic<quint64> requests {0};
+};
+
+// ---- output shaping ------------------------------------------------------------------------
+
+// vLLM's qwen3_coder parser writes arguments with json.dumps (", " and ": "); llama-server
+// with nlohmann's compact dump.
+QString argumentsJson(const QJsonObject& args, bool pythonStyle)
+{
+    if (!pythonStyle)
+        return QString::fromUtf8(QJsonDocument(args).toJson(QJsonDocument::Compact));
+    QStringList items;
+    for (auto it = args.begin(); it != args.end(); ++it) {
+        const QByteArray value = QJsonDocument(QJsonArray {it.value()}).toJson(QJsonDocument::Compact);
+        const QByteArray key = QJsonDocument(QJsonArray {it.key()}).toJson(QJsonDocument::Compact);
+        items << QString::fromUtf8(key.mid(1, key.size() - 2)) + QStringLiteral(": ")
+                + QString::fromUtf8(value.mid(1, value.size() - 2));
+    }
+    return u'{' + items.join(QStringLiteral(", ")) + u'}';
+}
+
+QStringList sentences(const QString& text)
+{
+    static const QRegularExpression boundary(QStringLiteral("(?<=[.!?])\\s+"));
+    return text.split(boundary, Qt::SkipEmptyParts);
+}
+
+QString boldKey(const QString& text, const QString& key)
+{
+    QString out = text;
+    const qsizetype at = key.isEmpty() ? -1 : out.indexOf(key);
+    if (at >= 0)
+        return out.insert(at + key.size(), QStringLiteral("**")).insert(at, QStringLiteral("**"));
+    const QString first = sentences(text).value(0);
+    return QStringLiteral("**") + first + QStringLiteral("**") + out.mid(first.size());
+}
+
+QString headingFor(const Answer& a)
+{
+    switch (a.intent) {
+    case Intent::Greeting:
+        return QStringLiteral("Hello!");
+    case Intent::Arithmetic:
+        return QStringLiteral("Solution");
+    case Intent::Explain:
+        return QStringLiteral("Overview");
+    case Intent::Capital:
+        return QStringLiteral("Answer");
+    default:
+        return QStringLiteral("Response");
+    }
+}
+
+// Bold key facts, a bullet list, or a heading: what the seeds saw in NVFP4's "voice" answers.
+QString withMarkdown(const QString& text, const Answer& a, double style)
+{
+    const QStringList parts = sentences(text);
+    if (style < 1.0 / 3 || (style < 2.0 / 3 && parts.size() < 3))
+        return boldKey(text, a.keyPhrase);
+    if (style < 2.0 / 3) {
+        QString out = parts.first() + QStringLiteral("\n\n");
+        for (qsizetype i = 1; i < parts.size(); ++i)
+            out += QStringLiteral("- ") + parts.at(i)
+                + (i + 1 < parts.size() ? QStringLiteral("\n") : QString());
+        return out;
+    }
+    QString out = QStringLiteral("### ");
+    out.append(headingFor(a)).append(QStringLiteral("\n\n")).append(boldKey(text, a.keyPhrase));
+    return out;
+}
+
+QString verboseText(const Answer& a, quint64 variant)
+{
+    static const char* const offers[]
+        = {"Let me know if you have any other questions, I'm always happy to help!",
+            "Feel free to ask if you'd like more details on any of this!",
+            "Is there anything else you'd like to know? I'm here for you!"};
+    QString text = a.text;
+    if (!a.elaboration.isEmpty())
+        text += u' ' + a.elaboration;
+    return text + u' ' + QString::fromLatin1(offers[(variant >> 8) % 3]);
+}
+
+// The leaked preamble the seeds quote: "Thinking Process: 1. **Analyze the Request:** …".
+QString thinkingProcess(const Answer& a)
+{
+    const QStringList thought = sentences(a.thought);
+    const QString rest = thought.mid(1).join(u' ');
+    return QStringLiteral("Thinking Process:\n\n1.  **Analyze the Request:** ") + thought.value(0)
+        + QStringLiteral("\n2.  **Determine the Answer:** ")
+        + (rest.isEmpty() ? QStringLiteral("Answer directly.") : rest)
+        + QStringLiteral("\n3.  **Draft the Response:** Keep it warm, concise and natural for voice.\n\n");
+}
+
+QString toolCallAsText(const detail::ToolCallPlan& call)
+{
+    return QStringLiteral("<tool_call>\n{\"name\": \"") + call.name + QStringLiteral("\", \"arguments\": ")
+        + argumentsJson(call.arguments, true) + QStringLiteral("}\n</tool_call>");
+}
+
+QString toolRefusal(const detail::ToolCallPlan& call)
+{
+    const QString name = call.name.toLower();
+    if (name.contains(QLatin1String("memory")))
+        return QStringLiteral("I don't have any saved memories about ") + call.query
+            + QStringLiteral(" yet, but you can tell me again and I'll keep it in mind!");
+    if (name.contains(QLatin1String("note")))
+        return QStringLiteral("I can't open your notes right now, but I'm happy to help another way!");
+    return QStringLiteral("I don't have access to real-time information about ") + call.query
+        + QStringLiteral(", but a quick search online should give you the latest.");
+}
+
+ToolCallSpec toolSpec(const detail::ToolCallPlan& call, const QJsonObject& args, bool pythonStyle)
+{
+    ToolCallSpec spec;
+    spec.name = call.name;
+    spec.argumentsJson = argumentsJson(args, pythonStyle);
+    return spec;
+}
+
+void cleanOutput(Script& s, const Answer& a, const Profile& p)
+{
+    if (a.toolCall)
+        s.toolCalls.push_back(
+            toolSpec(*a.toolCall, a.toolCall->arguments, p.dialect != Dialect::LlamaServer));
+    else
+        s.content = detail::wordTokens(a.text);
+}
+
+// A tool request: right (rarely), a required argument missing, the call printed as text, or
+// an answer in prose instead of a call. Returns content text, if any.
+QString sloppyToolCall(Script& s, const detail::ToolCallPlan& call, double roll)
+{
+    if (roll < kToolCorrectRate) {
+        s.toolCalls.push_back(toolSpec(call, call.arguments, true));
+        return {};
+    }
+    if (roll < kToolCorrectRate + kToolMissingArgumentRate && !call.arguments.isEmpty()) {
+        s.toolCalls.push_back(toolSpec(call, QJsonObject(), true));
+        return {};
+    }
+    if (roll < kToolCorrectRate + kToolMissingArgumentRate + kToolAsTextRate)
+        return toolCallAsText(call);
+    return toolRefusal(call);
+}
+
+void sloppyOutput(Script& s, const Answer& a, const Conversation& c, const Draws& d)
+{
+    QString content;
+    if (a.toolCall) {
+        content = sloppyToolCall(s, *a.toolCall, d.tool);
+    } else {
+        content = d.verbose < kVerboseRate ? verboseText(a, d.variant) : a.text;
+        if (d.markdown < kMarkdownRate)
+            content = withMarkdown(content, a, d.style);
+    }
+    if (!c.thinking && d.leak < kThinkingLeakRate) {
+        if (d.leakKind < 0.5) {
+            content = thinkingProcess(a) + content;
+        } else {
+            s.reasoning = detail::wordTokens(a.thought);
+            s.reasoningMode = ReasoningMode::LeakedWithTags; // "<think>…</think>" in content
+            content = QStringLiteral("\n\n") + content;
+        }
+    }
+    s.content = detail::wordTokens(content);
+}
+
+double prefillMs(const Profile& p, int promptTokens)
+{
+    const double n = promptTokens;
+    return p.ttftBaseMs + p.ttftLinearMs * n + p.ttftQuadraticMs * n * n;
+}
+
+Script scriptFor(ProfileState& state, const RequestInfo& info)
+{
+    const Profile& p = *state.profile;
+    const Conversation c = detail::readConversation(info.body);
+    const quint64 request = state.requests.fetch_add(1);
+    const Draws d = draw(splitMix(state.seed ^ splitMix(stableHash(c.lastUser)) ^ splitMix(~request)));
+
+    Script s;
+    // The whole prefill goes into ttftMs: the quadratic part needs the total count, tools included.
+    const int promptTokens = info.promptTokens + detail::toolPromptTokens(c.tools);
+    s.ttftMs = prefillMs(p, promptTokens) * (1 + p.ttftJitter * (2 * d.ttft - 1));
+    s.ttftPerPromptTokenMs = 0;
+    s.tokensPerSecond = p.tokensPerSecond * (1 + p.tpsJitter * (2 * d.tps - 1));
+    if (c.ignoreEos) {
+        // One more than max_tokens: the emulator cuts at max_tokens and reports "length", as a
+        // server that ignores EOS does.
+        s.content = detail::fillerTokens(c.maxTokens > 0 ? c.maxTokens + 1 : kDefaultIgnoreEosTokens);
+        return s;
+    }
+    const Answer a = detail::answerFor(c, d.variant);
+    if (p.sloppy)
+        sloppyOutput(s, a, c, d);
+    else
+        cleanOutput(s, a, p);
+    if (c.thinking) { // only when explicitly asked for: the suites run with thinking off
+        s.reasoning = detail::wordTokens(a.thought);
+        s.reasoningMode = ReasoningMode::Parsed;
+    }
+    return s;
+}
+
+} // namespace
+
+QStringList simulatedProfileNames()
+{
+    QStringList names;
+    for (const Profile& p : kProfiles)
+        names << QString::fromLatin1(p.name);
+    return names;
+}
+
+std::optional<ServerConfig> simulatedProfile(const QString& name, quint64 seed)
+{
+    const Profile* profile = findProfile(name);
+    if (!profile)
+        return std::nullopt;
+    auto state = std::make_shared<ProfileState>();
+    state->profile = profile;
+    state->seed = seed;
+    ServerConfig config;
+    config.dialect = profile->dialect;
+    config.era = Era::Current;
+    config.modelId = QString::fromLatin1(profile->modelId);
+    config.version = QString::fromLatin1(profile->version);
+    config.contextSize = 32768;
+    config.toolParser = true; // the seeds' working setup: --enable-auto-tool-choice --tool-call-parser
+    config.scriptFor = [state](const RequestInfo& info) { return scriptFor(*state, info); };
+    return config;
+}
+
+QString simulatedProfileDescription(const QString& name)
+{
+    const Profile* profile = findProfile(name);
+    return profile ? QString::fromLatin1(profile->description) : QString();
+}
+
+} // namespace qs::emu

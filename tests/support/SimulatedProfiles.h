@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The built-in simulated endpoints: emulator configs shaped like the user's measurements of
+// Qwen3.5-9B Opus-Distilled on a DGX Spark (../shared/seeds/003_*, 004_*), as Q4_K_M on
+// llama-server and as NVFP4 on vLLM. The CLI's `url=sim:NAME` and the GUI start them in-process
+// so that Quantscope works with no inference server; wherever they appear they are labelled
+// "simulated". The answers come from a tiny keyword model (SimulatedModel.h), not a real LLM.
+//
+// Prefill: TTFT = (base + linear·n + quadratic·n²) · (1 ± jitter), where n is the emulator's
+// prompt-token count (words + 4 per message) plus chars/7 + 10 for the tool schemas when tools
+// are sent. q4km-like: base 145 ms, quadratic 0.0172 ms/token² (full attention), fitted so that
+// a ~95-token first turn (a system prompt of ~80 words and a short question) takes ~300 ms and
+// the fifth turn of a voice conversation (~270 tokens with 20-40-word replies) ~1.4 s, as in the
+// seeds (297 → 1378 ms); a single question with three tool schemas lands near their ~760 ms.
+// nvfp4-like: base 85 ms, linear 0.05 ms/token (DeltaNet's linear attention): ~90 ms, ~100 ms
+// at 300 tokens. Decode: q4km-like 38 tok/s ± 6 %, nvfp4-like 20 tok/s ± 12 %.
+
+#include "tests/support/Emulator.h"
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace qs::emu {
+
+/// Names of the built-in simulated endpoint profiles: "nvfp4-like", "q4km-like".
+QStringList simulatedProfileNames();
+
+/// A ready ServerConfig (dialect, model id, scriptFor) for a profile, or nullopt for an
+/// unknown name. Deterministic: the same seed and the same sequence of requests give the same
+/// answers, leaks and timings (the jitter is drawn from the seed too).
+std::optional<ServerConfig> simulatedProfile(const QString& name, quint64 seed = 1);
+
+/// One line for a user: what the profile imitates (shown by the CLI and GUI, always saying
+/// "simulated"). Empty for an unknown name.
+QString simulatedProfileDescription(const QString& name);
+
+} // namespace qs::emu
