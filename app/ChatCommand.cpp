@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/CommandLine.h"
 #include "app/Commands.h"
 #include "app/EndpointOptions.h"
 #include "app/EndpointSpec.h"
@@ -34,14 +35,8 @@ int runChat(const QStringList& args)
         QStringLiteral("Ask for thinking off: chat_template_kwargs.enable_thinking=false.")});
     p.addOption({QStringLiteral("json"), QStringLiteral("Print the full request record as JSON.")});
     addEndpointOptions(p);
-    if (!p.parse(QStringList {QStringLiteral("quantscope chat")} + args)) {
-        err << "quantscope chat: " << p.errorText() << "\nRun 'quantscope chat --help' for the options.\n";
-        return 2;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out << p.helpText();
-        return 0;
-    }
+    if (const int rc = parseSubcommand(p, "chat", args); rc >= 0)
+        return rc;
     if (p.positionalArguments().size() > 1) {
         err << "quantscope chat: give one URL (use 'quantscope probe' for several)\n";
         return 2;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/CommandLine.h"
 #include "app/Commands.h"
 #include "tests/support/Emulator.h"
 
@@ -45,14 +46,8 @@ int runEmulate(const QStringList& args)
     opt("context", "Context size in tokens.", "n", "32768");
     p.addOption({QStringLiteral("no-tool-parser"),
         QStringLiteral("Behave like a server started without a tool-call parser.")});
-    if (!p.parse(QStringList {QStringLiteral("quantscope emulate")} + args)) {
-        err << "quantscope emulate: " << p.errorText() << '\n';
-        return 2;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out << p.helpText();
-        return 0;
-    }
+    if (const int rc = parseSubcommand(p, "emulate", args); rc >= 0)
+        return rc;
     emu::ServerConfig config;
     const QString dialect = p.value(QStringLiteral("dialect")).toLower();
     if (dialect == u"llama-server" || dialect == u"llama")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/CommandLine.h"
 #include "app/Commands.h"
 #include "app/EndpointOptions.h"
 #include "app/EndpointSpec.h"
@@ -25,14 +26,8 @@ int runProbe(const QStringList& args)
     p.addOption({QStringLiteral("samples"), QStringLiteral("Round trips to time (default 7)."),
         QStringLiteral("n"), QStringLiteral("7")});
     addEndpointOptions(p);
-    if (!p.parse(QStringList {QStringLiteral("quantscope probe")} + args)) {
-        err << "quantscope probe: " << p.errorText() << "\nRun 'quantscope probe --help' for the options.\n";
-        return 2;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out << p.helpText();
-        return 0;
-    }
+    if (const int rc = parseSubcommand(p, "probe", args); rc >= 0)
+        return rc;
     bool ok = false;
     const int samples = p.value(QStringLiteral("samples")).toInt(&ok);
     if (!ok || samples < 1 || samples > 1000) {

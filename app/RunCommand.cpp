@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/CommandLine.h"
 #include "app/Commands.h"
 #include "app/EndpointSpec.h"
 #include "model/ResultFile.h"
@@ -88,14 +89,8 @@ int runRun(const QStringList& args)
         "MS");
     opt("out", "Results file to write (a journal <out>.journal is kept while running).", "FILE");
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress output.")});
-    if (!p.parse(QStringList {QStringLiteral("quantscope run")} + args)) {
-        err << "quantscope run: " << p.errorText() << "\nRun 'quantscope run --help' for the options.\n";
-        return 2;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out << p.helpText();
-        return 0;
-    }
+    if (const int rc = parseSubcommand(p, "run", args); rc >= 0)
+        return rc;
     const auto usage = [&](const QString& message) {
         err << "quantscope run: " << message << '\n';
         return 2;

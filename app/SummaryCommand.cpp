@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "app/CommandLine.h"
 #include "app/Commands.h"
 #include "model/ResultFile.h"
 #include "model/ResultSummary.h"
@@ -47,14 +48,8 @@ int runSummary(const QStringList& args)
     p.addPositionalArgument(
         QStringLiteral("FILE"), QStringLiteral("A results file written by quantscope run."));
     p.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
-    if (!p.parse(QStringList {QStringLiteral("quantscope summary")} + args)) {
-        err << "quantscope summary: " << p.errorText() << '\n';
-        return 2;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out << p.helpText();
-        return 0;
-    }
+    if (const int rc = parseSubcommand(p, "summary", args); rc >= 0)
+        return rc;
     if (p.positionalArguments().size() != 1) {
         err << "quantscope summary: give exactly one results file\n";
         return 2;
@@ -146,14 +141,8 @@ int runRecover(const QStringList& args)
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("JOURNAL"), QStringLiteral("The .journal file."));
     p.addOption({QStringLiteral("out"), QStringLiteral("Results file to write."), QStringLiteral("FILE")});
-    if (!p.parse(QStringList {QStringLiteral("quantscope recover")} + args)) {
-        err << "quantscope recover: " << p.errorText() << '\n';
-        return 2;
-    }
-    if (p.isSet(QStringLiteral("help"))) {
-        out << p.helpText();
-        return 0;
-    }
+    if (const int rc = parseSubcommand(p, "recover", args); rc >= 0)
+        return rc;
     if (p.positionalArguments().size() != 1 || !p.isSet(QStringLiteral("out"))) {
         err << "quantscope recover: usage: quantscope recover RUN.json.journal --out FILE\n";
         return 2;

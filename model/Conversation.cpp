@@ -7,21 +7,6 @@
 namespace qs {
 
 namespace {
-const QStringList& defaultWarmupPrompts()
-{
-    static const QStringList prompts = {
-        QStringLiteral("Say good morning in one short sentence."),
-        QStringLiteral("Name a colour of the sky at sunset."),
-        QStringLiteral("Give me one word that rhymes with light."),
-        QStringLiteral("Count from one to five."),
-        QStringLiteral("What sound does a cat make?"),
-        QStringLiteral("Suggest a name for a goldfish."),
-        QStringLiteral("Reply with a short friendly hello."),
-        QStringLiteral("Name one fruit that is yellow."),
-    };
-    return prompts;
-}
-
 quint64 mix(quint64 seed, const QString& text, quint64 n)
 {
     const QByteArray h = QCryptographicHash::hash(text.toUtf8(), QCryptographicHash::Sha1);
@@ -76,7 +61,7 @@ ChatRequest Conversation::request() const
         r.messages.push_back({{"role", "system"}, {"content", s.system.toStdString()}});
 
     if (m_warmup) {
-        const QStringList& prompts = s.warmupPrompts.isEmpty() ? defaultWarmupPrompts() : s.warmupPrompts;
+        const QStringList& prompts = s.warmupPrompts.isEmpty() ? builtinWarmupPrompts() : s.warmupPrompts;
         const QString prompt = t.promptTokens
             ? syntheticPrompt(*t.promptTokens,
                 mix(m_settings.seed, QStringLiteral("warmup:") + t.id, quint64(m_warmupIndex)))

@@ -805,24 +805,6 @@ std::vector<SuiteTest> parseTests(const Context& ctx, const json& suite, const S
 // ---------------------------------------------------------------------------------------------
 // Warm-up prompts
 
-// Short, neutral and unlike any measured prompt, so a warm-up never seeds the prefix cache with
-// the text a measured request is about to send.
-const QStringList& builtinWarmupPrompts()
-{
-    static const QStringList prompts = {
-        QStringLiteral("Say good morning in one short sentence."),
-        QStringLiteral("Name a colour you might see in a sunset."),
-        QStringLiteral("Give me one word that rhymes with light."),
-        QStringLiteral("What sound does a cat make?"),
-        QStringLiteral("Suggest a name for a goldfish."),
-        QStringLiteral("Reply with a short friendly hello."),
-        QStringLiteral("Name one fruit that is yellow."),
-        QStringLiteral("Tell me a calm word for the evening."),
-        QStringLiteral("Which season comes after spring?"),
-        QStringLiteral("Say thank you in a cheerful way."),
-    };
-    return prompts;
-}
 
 QString normalizedPrompt(const QString& text)
 {
@@ -1088,6 +1070,25 @@ Suite loadSuite(const QString& nameOrPath)
     if (looksLikeName && !QFileInfo::exists(nameOrPath))
         loadBuiltinSuite(nameOrPath); // throws with the list of built-in names
     return loadSuiteFile(nameOrPath);
+}
+
+// Short, neutral and unlike any measured prompt, so a warm-up never seeds the prefix cache with
+// the text a measured request is about to send.
+const QStringList& builtinWarmupPrompts()
+{
+    static const QStringList prompts = {
+        QStringLiteral("Say good morning in one short sentence."),
+        QStringLiteral("Name a colour you might see in a sunset."),
+        QStringLiteral("Give me one word that rhymes with light."),
+        QStringLiteral("What sound does a cat make?"),
+        QStringLiteral("Suggest a name for a goldfish."),
+        QStringLiteral("Reply with a short friendly hello."),
+        QStringLiteral("Name one fruit that is yellow."),
+        QStringLiteral("Tell me a calm word for the evening."),
+        QStringLiteral("Which season comes after spring?"),
+        QStringLiteral("Say thank you in a cheerful way."),
+    };
+    return prompts;
 }
 
 } // namespace qs

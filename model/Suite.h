@@ -103,5 +103,7 @@ QStringList builtinSuiteNames();
 Suite loadBuiltinSuite(const QString& name);
 /// A built-in name, or else a file path.
 Suite loadSuite(const QString& nameOrPath);
+/// The warm-up prompts used when a suite gives none: short, neutral, unlike any measured prompt.
+const QStringList& builtinWarmupPrompts();
 
 } // namespace qs
