@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "app/CommandLine.h"
 #include "app/Commands.h"
+#include "model/Guardrails.h"
+#include "model/PairedComparison.h"
+#include "model/QualityGates.h"
 #include "model/ResultFile.h"
 #include "model/ResultSummary.h"
 #include "model/RunJournal.h"
+#include "model/Statistics.h"
+#include "model/Suite.h"
+#include "model/TurnScaling.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>
@@ -18,12 +24,26 @@ QString ms(const std::optional<double>& v)
 
 QString gatesText(const SummaryRow& r)
 {
-    if (r.gates.empty())
-        return QStringLiteral("-");
+    // Short names, judged gates only: "md 0/2" reads faster than "no_markdown 0/2, tool_call 0/0".
+    static const std::map<QString, QString> shortName
+        = {{QStringLiteral("non_empty"), QStringLiteral("empty")},
+            {QStringLiteral("expected_answer"), QStringLiteral("answer")},
+            {QStringLiteral("tool_call"), QStringLiteral("tool")},
+            {QStringLiteral("no_markdown"), QStringLiteral("md")},
+            {QStringLiteral("no_thinking_leak"), QStringLiteral("think")},
+            {QStringLiteral("coherent"), QStringLiteral("coherent")},
+            {QStringLiteral("within_length"), QStringLiteral("length")}};
     QStringList parts;
-    for (const auto& [name, pa] : r.gates)
-        parts << QStringLiteral("%1 %2/%3").arg(name).arg(pa.first).arg(pa.second);
-    return parts.join(QStringLiteral(", "));
+    for (const auto& [name, pa] : r.gates) {
+        if (pa.second == 0)
+            continue;
+        const auto it = shortName.find(name);
+        parts << QStringLiteral("%1 %2/%3")
+                     .arg(it == shortName.end() ? name : it->second)
+                     .arg(pa.first)
+                     .arg(pa.second);
+    }
+    return parts.isEmpty() ? QStringLiteral("-") : parts.join(u' ');
 }
 
 QString errorsText(const SummaryRow& r)
@@ -32,6 +52,81 @@ QString errorsText(const SummaryRow& r)
     for (const auto& [kind, n] : r.errors)
         parts << QStringLiteral("%1×%2").arg(n).arg(kind);
     return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
+}
+// Files written before gates existed (or by hand) get judged now, from the suite they carry.
+void regateIfNeeded(RunResult& result, QTextStream& err)
+{
+    bool missing = false;
+    for (const RunRecord& r : result.records)
+        missing = missing || (!r.warmup && (!r.gates.is_object() || r.gates.empty()));
+    if (!missing || !result.suite.is_object())
+        return;
+    try {
+        const Suite suite = parseSuite(result.suite, QStringLiteral("the suite stored in the file"));
+        const GatePatterns patterns = gatePatternsFor(suite);
+        for (RunRecord& r : result.records)
+            if (!r.gates.is_object() || r.gates.empty())
+                applyGates(r, suite, patterns);
+    } catch (const std::exception& e) {
+        err << "note: quality gates could not be evaluated: " << QString::fromUtf8(e.what()) << '\n';
+    }
+}
+
+void printWarnings(QTextStream& out, const std::vector<Guardrail>& warnings)
+{
+    if (warnings.empty()) {
+        out << "No methodology warnings.\n\n";
+        return;
+    }
+    for (const Guardrail& g : warnings) {
+        out << severityId(g.severity).toUpper() << " [" << g.id << "] " << g.title << '\n';
+        if (!g.evidence.isEmpty())
+            out << "    evidence: " << g.evidence << '\n';
+        if (!g.advice.isEmpty())
+            out << "    advice:   " << g.advice << '\n';
+    }
+    out << '\n';
+}
+
+void printComparison(QTextStream& out, const PairedComparison& comparison)
+{
+    for (const ArmComparison& arm : comparison.arms) {
+        out << "\nPaired comparison: " << arm.candidateLabel << " vs baseline " << arm.baselineLabel << " ("
+            << arm.pairedOk
+            << " pairs; 95% bootstrap intervals, Wilcoxon signed-rank; a winner only where the "
+            << "interval excludes no difference)\n";
+        // Pooled rows for every metric, then per test for what a listener waits for.
+        for (const MetricComparison& m : arm.metrics)
+            if (m.test.isEmpty())
+                out << "  " << m.sentence << '\n';
+        for (const MetricComparison& m : arm.metrics)
+            if (!m.test.isEmpty() && m.turn == 0 && m.metric == Metric::TtftVisible)
+                out << "    " << m.sentence << '\n';
+        bool header = false;
+        for (const GateComparison& g : arm.gates) {
+            if (!g.test.isEmpty() || g.pairs == 0)
+                continue;
+            if (!header) {
+                out << "  Quality gates, all tests (McNemar exact):\n";
+                header = true;
+            }
+            out << "    " << g.sentence << '\n';
+        }
+    }
+}
+
+void printScaling(QTextStream& out, const TurnScaling& scaling)
+{
+    if (scaling.endpoints.empty())
+        return;
+    out << "\nMulti-turn scaling:\n";
+    for (const EndpointScaling& e : scaling.endpoints)
+        out << "  " << e.sentence << '\n';
+    for (const PairCrossover& pc : scaling.pairs) {
+        out << "  " << pc.sentence << '\n';
+        for (const LengthOutlook& l : pc.lengths)
+            out << "    " << l.sentence << '\n';
+    }
 }
 } // namespace
 
@@ -48,6 +143,10 @@ int runSummary(const QStringList& args)
     p.addPositionalArgument(
         QStringLiteral("FILE"), QStringLiteral("A results file written by quantscope run."));
     p.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
+    p.addOption({QStringLiteral("baseline"),
+        QStringLiteral("The arm the others are compared with: an endpoint's index or label (default: the "
+                       "first)."),
+        QStringLiteral("ENDPOINT")});
     if (const int rc = parseSubcommand(p, "summary", args); rc >= 0)
         return rc;
     if (p.positionalArguments().size() != 1) {
@@ -61,9 +160,40 @@ int runSummary(const QStringList& args)
         err << "quantscope summary: " << QString::fromUtf8(e.what()) << '\n';
         return 1;
     }
+    int baseline = 0;
+    if (p.isSet(QStringLiteral("baseline"))) {
+        const QString b = p.value(QStringLiteral("baseline"));
+        bool isIndex = false;
+        baseline = b.toInt(&isIndex);
+        if (!isIndex) {
+            baseline = -1;
+            for (std::size_t i = 0; i < result.endpoints.size(); ++i)
+                if (result.endpoints[i].endpoint.displayName() == b)
+                    baseline = int(i);
+        }
+        if (baseline < 0 || baseline >= int(result.endpoints.size())) {
+            err << "quantscope summary: --baseline " << b
+                << " is not an endpoint of this file (use an index from 0 "
+                << "to " << result.endpoints.size() - 1 << " or a label)\n";
+            return 2;
+        }
+    }
+    regateIfNeeded(result, err);
     const ResultSummary s = summarize(result);
+    std::vector<int> candidates;
+    for (int i = 0; i < int(result.endpoints.size()); ++i)
+        if (i != baseline)
+            candidates.push_back(i);
+    const PairedComparison comparison = comparePaired(result, baseline, candidates);
+    const TurnScaling scaling = turnScaling(result);
+    const std::vector<Guardrail> warnings = checkGuardrails(result);
     if (p.isSet(QStringLiteral("json"))) {
-        out << QString::fromStdString(toJson(s).dump(2)) << '\n';
+        nlohmann::json j = toJson(s);
+        j["statistics"] = toJson(cellStatistics(result));
+        j["comparison"] = toJson(comparison);
+        j["scaling"] = toJson(scaling);
+        j["warnings"] = toJson(warnings);
+        out << QString::fromStdString(j.dump(2)) << '\n';
         return 0;
     }
     const QString suite
@@ -83,6 +213,7 @@ int runSummary(const QStringList& args)
             << (e.simulated ? QStringLiteral("  — SIMULATED, not a real server") : QString()) << '\n';
     }
     out << s.records << " records (" << s.warmups << " warm-ups excluded, " << s.failures << " failed)\n\n";
+    printWarnings(out, warnings);
     // The endpoint column fits the longest label: "(simulated)" must never be cut off.
     int width = 8;
     for (const SummaryRow& r : s.rows)
@@ -96,7 +227,7 @@ int runSummary(const QStringList& args)
                .arg(QStringLiteral("ttft_vis"), 9)
                .arg(QStringLiteral("1st_sent"), 9)
                .arg(QStringLiteral("tok/s"), 7)
-               .arg(QStringLiteral("gates  errors"));
+               .arg(QStringLiteral("gates (passed/judged)  errors"));
     for (const SummaryRow& r : s.rows) {
         out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9  %10%11\n")
                    .arg(r.endpointLabel, -width)
@@ -113,8 +244,11 @@ int runSummary(const QStringList& args)
                            ? QStringLiteral("  (%1 token counts estimated)").arg(r.estimatedCounts)
                            : QString());
     }
-    out << "\nMedians over measured runs; times in ms from the request's t0. Definitions: "
-           "docs/methodology.md.\n";
+    out << "\nMedians over measured runs; times in ms from the request's t0; gates passed/judged. "
+           "Definitions: "
+           "docs/methodology.md, docs/quality-gates.md.\n";
+    printComparison(out, comparison);
+    printScaling(out, scaling);
     if (!s.throughput.empty()) {
         out << "\nAggregate output throughput per concurrency level:\n";
         for (const ThroughputRow& t : s.throughput)

@@ -85,6 +85,14 @@ void BenchmarkRunner::start(RunRequest request)
         m_liveTimer->setInterval(50);
         connect(m_liveTimer, &QTimer::timeout, this, &BenchmarkRunner::flushLive);
     }
+    try {
+        m_gatePatterns = gatePatternsFor(m_request.suite);
+    } catch (const std::exception& e) {
+        m_running = false;
+        Q_EMIT failed(
+            QStringLiteral("the suite's gate patterns are invalid: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
     if (m_request.endpoints.empty() || m_request.suite.tests.empty()) {
         m_running = false;
         Q_EMIT failed(m_request.endpoints.empty() ? QStringLiteral("no endpoint to run against")
@@ -284,6 +292,8 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
     record.startedAt = m_result.startedAt.addMSecs(qint64(record.startOffsetMs));
     record.request = request;
     ++m_stats.requests;
+    // Judge the answer now, so the journal, the live view and the file all carry the verdicts.
+    applyGates(record, m_request.suite, *m_gatePatterns);
 
     if (m_journal.isOpen()) {
         const QString error = m_journal.append(record);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/Conversation.h"
+#include "model/QualityGates.h"
 #include "model/RunJournal.h"
 #include "model/RunPlan.h"
 #include "model/RunRecord.h"
@@ -122,6 +123,7 @@ private:
     std::vector<EndpointProbe*> m_probes;
     int m_probesPending = 0;
     RunJournal m_journal;
+    std::optional<GatePatterns> m_gatePatterns; ///< the suite's, compiled once per run
     QTimer* m_liveTimer = nullptr;
     QList<LiveDelta> m_live;
     RunProgress m_progress;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/Suite.h"
 
+#include "model/QualityGates.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -839,7 +841,20 @@ QStringList parseWarmupPrompts(const Context& ctx, const json& suite, const std:
 }
 
 const std::vector<std::string_view> suiteKeys
-    = {"id", "name", "description", "system", "tools", "defaults", "tests", "warmup_prompts"};
+    = {"id", "name", "description", "system", "tools", "defaults", "tests", "warmup_prompts", "gates"};
+
+// Overrides of the quality gates' patterns, checked now (merged over the defaults and compiled)
+// so that a broken pattern is reported when the suite is loaded, not in the middle of a run.
+json parseGates(const Context& ctx, const json& suite)
+{
+    json gates = objectValue(ctx, suite, "gates", QString());
+    try {
+        validateGateOverrides(gates);
+    } catch (const GatePatternError& e) {
+        ctx.fail(e.path(), e.problem());
+    }
+    return gates;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Files
@@ -1022,6 +1037,7 @@ Suite parseSuite(const nlohmann::json& root, const QString& sourceName)
     suite.defaults = parseDefaults(ctx, root);
     suite.tests = parseTests(ctx, root, info);
     suite.warmupPrompts = parseWarmupPrompts(ctx, root, suite.tests);
+    suite.gates = parseGates(ctx, root);
     suite.source = sourceName;
     suite.raw = root;
     return suite;

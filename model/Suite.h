@@ -81,6 +81,10 @@ struct Suite {
     /// put the measured prompts in the server's prefix cache. Defaults to a built-in list.
     QStringList warmupPrompts;
 
+    /// Overrides of the quality gates' patterns (merged over resources/gates/default.json); an
+    /// empty object when the suite has none.
+    nlohmann::json gates = nlohmann::json::object();
+
     QString source; ///< the file it came from, or "builtin:NAME"
     nlohmann::json raw; ///< the suite exactly as loaded, stored in result files
 };

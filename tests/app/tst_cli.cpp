@@ -261,6 +261,47 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(!r.err.isEmpty(), "a suite file is not a results file");
     }
+    void endpointSpecsAndFilesReachTheRequests()
+    {
+        QTemporaryDir dir;
+        const QString endpoints = dir.filePath(QStringLiteral("endpoints.json"));
+        QFile f(endpoints);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            R"([{"name": "From file", "url": "sim:nvfp4-like", "quant": "NVFP4", "body": {"top_k": 7}}])");
+        f.close();
+        const QString out = dir.filePath(QStringLiteral("specs.json"));
+        const Run r = run(
+            {QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+                QStringLiteral("--endpoints"), endpoints, QStringLiteral("--endpoint"),
+                QStringLiteral("name=Spec,url=sim:q4km-like,quant=Q4_K_M,body={\"top_p\":0.5,\"min_p\":0.1}"),
+                QStringLiteral("--order"), QStringLiteral("sequential"), QStringLiteral("--runs"),
+                QStringLiteral("2"), QStringLiteral("--out"), out},
+            120000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile results(out);
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        const QJsonObject file = QJsonDocument::fromJson(results.readAll()).object();
+        QCOMPARE(file.value(QStringLiteral("settings")).toObject().value(QStringLiteral("order")).toString(),
+            QStringLiteral("sequential"));
+        const QJsonArray records = file.value(QStringLiteral("records")).toArray();
+        QCOMPARE(records.size(), 2 * 2 * 2); // 2 endpoints × 2 tests × --runs 2
+        int spec = 0, fromFile = 0;
+        for (const auto& v : records) {
+            const QJsonObject rec = v.toObject();
+            const QJsonObject body = rec.value(QStringLiteral("request")).toObject();
+            if (rec.value(QStringLiteral("endpoint")).toString() == QStringLiteral("Spec (simulated)")) {
+                ++spec;
+                QCOMPARE(body.value(QStringLiteral("top_p")).toDouble(), 0.5); // body= kept its comma
+                QCOMPARE(body.value(QStringLiteral("min_p")).toDouble(), 0.1);
+            } else {
+                ++fromFile;
+                QCOMPARE(body.value(QStringLiteral("top_k")).toInt(), 7);
+            }
+        }
+        QCOMPARE(spec, 4);
+        QCOMPARE(fromFile, 4);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -190,10 +190,11 @@ QString searchQuery(const QString& message)
 }
 
 const Needles kMemoryWords = {"remember", "what did i say", "what did i tell", "did i mention", "recall",
-    "memory", "memories", "i told you", "last time", "my notes"};
+    "memory", "memories", "i told you", "last time", "my notes", "recommended to me", "my sister",
+    "last month", "what was the name"};
 const Needles kNotesWords = {"note"};
 const Needles kWebWords = {"weather", "news", "latest", "search", "look up", "current", "today's", "stock",
-    "price of", "score", "forecast", "headline"};
+    "price of", "score", "forecast", "headline", "rain", "tomorrow", "temperature"};
 
 std::optional<ToolCallPlan> plannedToolCall(const Conversation& c)
 {
@@ -476,15 +477,11 @@ Answer greetingAnswer(const QString& lower, const QString& name, quint64 variant
                                             "me about your day. What would you like to talk about?")},
                 variant);
     } else if (lower.contains(QLatin1String("how are you"))) {
-        out.text
-            = QStringLiteral("I'm doing really well, thanks for asking! It's always nice to hear from you. "
-                             "How has your day been so far?");
+        out.text = QStringLiteral("I'm doing really well, thanks for asking! How has your day been so far?");
     } else {
         out.text
-            = pick({QStringLiteral("Hi there! It's lovely to hear from you. I'm here for questions, "
-                                   "reminders or just a friendly chat. What can I do for you today?"),
-                       QStringLiteral("Hello! Great to hear from you. I hope your day is going well so far. "
-                                      "What's on your mind today?")},
+            = pick({QStringLiteral("Hi there, it's lovely to hear from you! What can I do for you today?"),
+                       QStringLiteral("Hello, great to hear from you! What's on your mind today?")},
                 variant);
     }
     return out;
