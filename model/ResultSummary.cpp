@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/ResultSummary.h"
 
-#include "model/Percentile.h"
+#include "model/Statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,57 +10,10 @@
 namespace qs {
 
 namespace {
-struct Group {
-    std::vector<const RunRecord*> records;
-};
-
-std::optional<double> median(
-    const std::vector<const RunRecord*>& records, const std::optional<double> RequestMetrics::*field)
+std::optional<double> p50(const CellStatistics& cell, Metric metric)
 {
-    std::vector<double> v;
-    for (const RunRecord* r : records)
-        if (r->request.ok() && (r->request.metrics.*field))
-            v.push_back(*(r->request.metrics.*field));
-    return percentile(std::move(v), 50);
-}
-
-SummaryRow makeRow(const RunResult& result, int endpoint, const QString& test, int turn,
-    const std::vector<const RunRecord*>& records)
-{
-    SummaryRow row;
-    row.endpoint = endpoint;
-    row.endpointLabel = result.endpoints[std::size_t(endpoint)].endpoint.displayName();
-    row.test = test;
-    row.turn = turn;
-    std::vector<double> tokens;
-    for (const RunRecord* r : records) {
-        ++row.measured;
-        if (r->request.ok()) {
-            ++row.ok;
-            if (r->request.metrics.completionTokens.value)
-                tokens.push_back(double(*r->request.metrics.completionTokens.value));
-            if (r->request.metrics.completionTokens.isEstimate())
-                ++row.estimatedCounts;
-        } else {
-            ++row.failed;
-            ++row.errors[failureKindId(r->request.failure.kind)];
-        }
-        if (r->gates.is_object())
-            for (const auto& [name, value] : r->gates.items()) {
-                auto& [passed, applicable] = row.gates[QString::fromStdString(name)];
-                if (value.is_boolean()) {
-                    ++applicable;
-                    passed += value.get<bool>() ? 1 : 0;
-                }
-            }
-    }
-    row.ttftAnyMs = median(records, &RequestMetrics::ttftAnyMs);
-    row.ttftVisibleMs = median(records, &RequestMetrics::ttftVisibleMs);
-    row.firstSentenceMs = median(records, &RequestMetrics::firstSentenceMs);
-    row.e2eMs = median(records, &RequestMetrics::e2eMs);
-    row.decodeTps = median(records, &RequestMetrics::decodeTps);
-    row.completionTokens = percentile(tokens, 50);
-    return row;
+    const auto it = cell.metrics.find(metricId(metric));
+    return it == cell.metrics.end() ? std::nullopt : std::optional<double>(it->second.p50);
 }
 } // namespace
 
@@ -68,12 +21,10 @@ ResultSummary summarize(const RunResult& result)
 {
     ResultSummary s;
     s.records = int(result.records.size());
-    // Tests in the order they first ran; endpoints in their order.
-    QStringList tests;
-    std::map<std::pair<int, QString>, std::vector<const RunRecord*>> byEndpointTest;
-    std::map<std::tuple<int, QString, int>, std::vector<const RunRecord*>> byTurn;
+    // Failure kinds per cell (the all-turns cell and each turn's); everything else comes from
+    // cellStatistics(), the one place records are grouped and described.
+    std::map<std::tuple<int, QString, int>, std::map<QString, int>> errors;
     std::map<std::tuple<int, QString, int>, std::vector<const RunRecord*>> byLevel;
-    std::map<QString, int> maxTurn;
     bool concurrent = false;
     for (const RunRecord& r : result.records) {
         if (r.endpoint < 0 || r.endpoint >= int(result.endpoints.size()))
@@ -84,27 +35,33 @@ ResultSummary summarize(const RunResult& result)
             ++s.warmups;
             continue;
         }
-        if (!tests.contains(r.test))
-            tests << r.test;
-        byEndpointTest[{r.endpoint, r.test}].push_back(&r);
-        byTurn[{r.endpoint, r.test, r.turn}].push_back(&r);
+        if (!r.request.ok()) {
+            const QString kind = failureKindId(r.request.failure.kind);
+            ++errors[{r.endpoint, r.test, 0}][kind];
+            ++errors[{r.endpoint, r.test, r.turn}][kind];
+        }
         byLevel[{r.endpoint, r.test, r.concurrency}].push_back(&r);
-        maxTurn[r.test] = qMax(maxTurn[r.test], r.turn);
         concurrent = concurrent || r.concurrency > 1;
     }
-    for (const QString& test : tests) {
-        for (int e = 0; e < int(result.endpoints.size()); ++e) {
-            const auto it = byEndpointTest.find({e, test});
-            if (it == byEndpointTest.end())
-                continue;
-            s.rows.push_back(makeRow(result, e, test, 0, it->second));
-            if (maxTurn[test] > 1)
-                for (int turn = 1; turn <= maxTurn[test]; ++turn) {
-                    const auto t = byTurn.find({e, test, turn});
-                    if (t != byTurn.end())
-                        s.rows.push_back(makeRow(result, e, test, turn, t->second));
-                }
-        }
+    for (const CellStatistics& c : cellStatistics(result)) {
+        SummaryRow row;
+        row.endpoint = c.endpoint;
+        row.endpointLabel = c.endpointLabel;
+        row.test = c.test;
+        row.turn = c.turn;
+        row.measured = c.measured;
+        row.ok = c.ok;
+        row.failed = c.failed;
+        row.ttftAnyMs = p50(c, Metric::TtftAny);
+        row.ttftVisibleMs = p50(c, Metric::TtftVisible);
+        row.firstSentenceMs = p50(c, Metric::FirstSentence);
+        row.e2eMs = p50(c, Metric::E2e);
+        row.decodeTps = p50(c, Metric::DecodeTps);
+        row.completionTokens = p50(c, Metric::CompletionTokens);
+        row.estimatedCounts = c.estimatedCompletionTokens;
+        row.gates = c.gates;
+        row.errors = errors[{c.endpoint, c.test, c.turn}];
+        s.rows.push_back(std::move(row));
     }
     if (concurrent) {
         for (const auto& [key, records] : byLevel) {
