@@ -6,6 +6,7 @@
 #include "GuardrailTestSupport.h"
 #include "model/Clock.h"
 #include "model/RunController.h"
+#include "tests/model/ClientTestSupport.h"
 #include "tests/support/Emulator.h"
 
 #include <QCoreApplication>
@@ -21,22 +22,7 @@ using namespace qs::test;
 
 namespace {
 
-// ---- small helpers (after tests/model/test_runner.cpp) ---------------------------------------
-
-/// An emulator on its own thread plus an endpoint pointing at it.
-struct Served {
-    std::unique_ptr<emu::EmulatorThread> thread = std::make_unique<emu::EmulatorThread>();
-    Endpoint endpoint;
-
-    explicit Served(emu::ServerConfig config)
-    {
-        if (!thread->start(std::move(config)))
-            throw std::runtime_error("emulator failed to listen");
-        endpoint.baseUrl = thread->baseUrl();
-        endpoint.timeouts.firstByteMs = 20000;
-        endpoint.timeouts.idleMs = 20000;
-    }
-};
+// ---- small helpers (Served comes from tests/model/ClientTestSupport.h) ----------------------
 
 RunEndpoint runEndpoint(
     const Served& served, const char* label, nlohmann::json extraBody = nlohmann::json::object())
