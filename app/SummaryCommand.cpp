@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/CommandLine.h"
 #include "app/Commands.h"
+#include "model/Evaluation.h"
 #include "model/Guardrails.h"
 #include "model/PairedComparison.h"
 #include "model/QualityGates.h"
@@ -53,25 +54,6 @@ QString errorsText(const SummaryRow& r)
         parts << QStringLiteral("%1×%2").arg(n).arg(kind);
     return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
 }
-// Files written before gates existed (or by hand) get judged now, from the suite they carry.
-void regateIfNeeded(RunResult& result, QTextStream& err)
-{
-    bool missing = false;
-    for (const RunRecord& r : result.records)
-        missing = missing || (!r.warmup && (!r.gates.is_object() || r.gates.empty()));
-    if (!missing || !result.suite.is_object())
-        return;
-    try {
-        const Suite suite = parseSuite(result.suite, QStringLiteral("the suite stored in the file"));
-        const GatePatterns patterns = gatePatternsFor(suite);
-        for (RunRecord& r : result.records)
-            if (!r.gates.is_object() || r.gates.empty())
-                applyGates(r, suite, patterns);
-    } catch (const std::exception& e) {
-        err << "note: quality gates could not be evaluated: " << QString::fromUtf8(e.what()) << '\n';
-    }
-}
-
 void printWarnings(QTextStream& out, const std::vector<Guardrail>& warnings)
 {
     if (warnings.empty()) {
@@ -178,18 +160,16 @@ int runSummary(const QStringList& args)
             return 2;
         }
     }
-    regateIfNeeded(result, err);
-    const ResultSummary s = summarize(result);
-    std::vector<int> candidates;
-    for (int i = 0; i < int(result.endpoints.size()); ++i)
-        if (i != baseline)
-            candidates.push_back(i);
-    const PairedComparison comparison = comparePaired(result, baseline, candidates);
-    const TurnScaling scaling = turnScaling(result);
-    const std::vector<Guardrail> warnings = checkGuardrails(result);
+    if (const QString note = ensureGates(result); !note.isEmpty())
+        err << "note: " << note << '\n';
+    const Evaluation ev = evaluate(result, baseline);
+    const ResultSummary& s = ev.summary;
+    const PairedComparison& comparison = ev.comparison;
+    const TurnScaling& scaling = ev.scaling;
+    const std::vector<Guardrail>& warnings = ev.guardrails;
     if (p.isSet(QStringLiteral("json"))) {
         nlohmann::json j = toJson(s);
-        j["statistics"] = toJson(cellStatistics(result));
+        j["statistics"] = toJson(ev.cells);
         j["comparison"] = toJson(comparison);
         j["scaling"] = toJson(scaling);
         j["warnings"] = toJson(warnings);

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "widgets/charts/ChartPanel.h"
+
+namespace qs {
+
+/// End-to-end latency against response length: a scatter of measured, successful requests per
+/// endpoint (completion tokens → e2e ms; at most ~2,000 points per endpoint, evenly sampled), the
+/// latency model e2e(N) = TTFT + N / decode_tps of each endpoint as a line (medians over the
+/// requests shown), and the crossover length N* between the baseline and each candidate as a
+/// labelled vertical marker ("below N* tokens X is faster"). A test picker limits it to one test.
+class LatencyLengthChart : public ChartPanel {
+    Q_OBJECT
+public:
+    explicit LatencyLengthChart(QWidget* parent = nullptr);
+    void setData(const DashboardData& data) override;
+
+private:
+    void rebuild();
+    DashboardData m_data;
+    class QComboBox* m_testBox;
+};
+
+} // namespace qs

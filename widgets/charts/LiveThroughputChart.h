@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/BenchmarkRunner.h"
+#include "model/ThroughputTrace.h"
+#include "widgets/charts/ChartPanel.h"
+
+#include <QList>
+
+class QTimer;
+
+namespace qs {
+
+/// Stream events per second (≈ tokens/s) per endpoint over the run's time: one line per endpoint.
+/// Live: addDeltas() counts the runner's deltas and a 10 Hz timer redraws the last 60 s with
+/// QXYSeries::replace() (never append: O(n) per point in Qt 6.4). Review: setData() shows the
+/// whole run from DashboardData::trace.
+class LiveThroughputChart : public ChartPanel {
+    Q_OBJECT
+public:
+    explicit LiveThroughputChart(QWidget* parent = nullptr);
+    void setData(const DashboardData& data) override;
+
+    /// Starts a live trace for these endpoint labels (clears the chart).
+    void beginLive(const QStringList& endpointLabels);
+    /// Counts deltas (one per token-bearing event) on the run's clock. Cheap; drawing is throttled.
+    void addDeltas(const QList<LiveDelta>& deltas);
+    /// The run ended: stop the timer, draw once more; the next setData() without `live` shows the
+    /// whole run.
+    void endLive();
+
+    const ThroughputTrace& trace() const { return m_trace; }
+
+private:
+    void redraw();
+    ThroughputTrace m_trace;
+    QStringList m_labels;
+    QTimer* m_timer;
+    double m_lastAtMs = 0;
+    bool m_live = false;
+    bool m_dirty = false;
+};
+
+} // namespace qs
