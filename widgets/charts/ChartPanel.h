@@ -27,6 +27,8 @@ public:
     Theme theme() const { return m_theme; }
 
     void setTheme(Theme theme) override;
+    /// Hides the row of toggles, e.g. for a screenshot of the chart alone.
+    void setControlsVisible(bool visible);
 
 protected:
     void setTitle(const QString& title);
