@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/CommandLine.h"
 #include "app/Commands.h"
+#include "app/SummaryText.h"
 #include "model/Evaluation.h"
 #include "model/Guardrails.h"
 #include "model/PairedComparison.h"
@@ -16,101 +17,6 @@
 #include <QTextStream>
 
 namespace qs::app {
-
-namespace {
-QString ms(const std::optional<double>& v)
-{
-    return v ? QString::number(*v, 'f', *v < 100 ? 1 : 0) : QStringLiteral("-");
-}
-
-QString gatesText(const SummaryRow& r)
-{
-    // Short names, judged gates only: "md 0/2" reads faster than "no_markdown 0/2, tool_call 0/0".
-    static const std::map<QString, QString> shortName
-        = {{QStringLiteral("non_empty"), QStringLiteral("empty")},
-            {QStringLiteral("expected_answer"), QStringLiteral("answer")},
-            {QStringLiteral("tool_call"), QStringLiteral("tool")},
-            {QStringLiteral("no_markdown"), QStringLiteral("md")},
-            {QStringLiteral("no_thinking_leak"), QStringLiteral("think")},
-            {QStringLiteral("coherent"), QStringLiteral("coherent")},
-            {QStringLiteral("within_length"), QStringLiteral("length")}};
-    QStringList parts;
-    for (const auto& [name, pa] : r.gates) {
-        if (pa.second == 0)
-            continue;
-        const auto it = shortName.find(name);
-        parts << QStringLiteral("%1 %2/%3")
-                     .arg(it == shortName.end() ? name : it->second)
-                     .arg(pa.first)
-                     .arg(pa.second);
-    }
-    return parts.isEmpty() ? QStringLiteral("-") : parts.join(u' ');
-}
-
-QString errorsText(const SummaryRow& r)
-{
-    QStringList parts;
-    for (const auto& [kind, n] : r.errors)
-        parts << QStringLiteral("%1×%2").arg(n).arg(kind);
-    return parts.isEmpty() ? QStringLiteral("-") : parts.join(QStringLiteral(", "));
-}
-void printWarnings(QTextStream& out, const std::vector<Guardrail>& warnings)
-{
-    if (warnings.empty()) {
-        out << "No methodology warnings.\n\n";
-        return;
-    }
-    for (const Guardrail& g : warnings) {
-        out << severityId(g.severity).toUpper() << " [" << g.id << "] " << g.title << '\n';
-        if (!g.evidence.isEmpty())
-            out << "    evidence: " << g.evidence << '\n';
-        if (!g.advice.isEmpty())
-            out << "    advice:   " << g.advice << '\n';
-    }
-    out << '\n';
-}
-
-void printComparison(QTextStream& out, const PairedComparison& comparison)
-{
-    for (const ArmComparison& arm : comparison.arms) {
-        out << "\nPaired comparison: " << arm.candidateLabel << " vs baseline " << arm.baselineLabel << " ("
-            << arm.pairedOk
-            << " pairs; 95% bootstrap intervals, Wilcoxon signed-rank; a winner only where the "
-            << "interval excludes no difference)\n";
-        // Pooled rows for every metric, then per test for what a listener waits for.
-        for (const MetricComparison& m : arm.metrics)
-            if (m.test.isEmpty())
-                out << "  " << m.sentence << '\n';
-        for (const MetricComparison& m : arm.metrics)
-            if (!m.test.isEmpty() && m.turn == 0 && m.metric == Metric::TtftVisible)
-                out << "    " << m.sentence << '\n';
-        bool header = false;
-        for (const GateComparison& g : arm.gates) {
-            if (!g.test.isEmpty() || g.pairs == 0)
-                continue;
-            if (!header) {
-                out << "  Quality gates, all tests (McNemar exact):\n";
-                header = true;
-            }
-            out << "    " << g.sentence << '\n';
-        }
-    }
-}
-
-void printScaling(QTextStream& out, const TurnScaling& scaling)
-{
-    if (scaling.endpoints.empty())
-        return;
-    out << "\nMulti-turn scaling:\n";
-    for (const EndpointScaling& e : scaling.endpoints)
-        out << "  " << e.sentence << '\n';
-    for (const PairCrossover& pc : scaling.pairs) {
-        out << "  " << pc.sentence << '\n';
-        for (const LengthOutlook& l : pc.lengths)
-            out << "    " << l.sentence << '\n';
-    }
-}
-} // namespace
 
 int runSummary(const QStringList& args)
 {
@@ -176,71 +82,7 @@ int runSummary(const QStringList& args)
         out << QString::fromStdString(j.dump(2)) << '\n';
         return 0;
     }
-    const QString suite
-        = QString::fromStdString(result.suite.value("name", result.suite.value("id", std::string())));
-    out << "Suite " << (suite.isEmpty() ? QStringLiteral("?") : suite) << ", run "
-        << result.startedAt.toString(Qt::ISODate) << " on " << result.host
-        << (result.complete ? QString() : QStringLiteral("  [INCOMPLETE]")) << '\n';
-    if (!result.note.isEmpty())
-        out << "note: " << result.note << '\n';
-    for (std::size_t i = 0; i < result.endpoints.size(); ++i) {
-        const RunEndpoint& e = result.endpoints[i];
-        out << "  [" << i << "] " << e.endpoint.displayName() << "  " << e.spec << "  runtime "
-            << runtimeName(e.endpoint.runtime) << ", model "
-            << (e.endpoint.model.isEmpty() ? QStringLiteral("?") : e.endpoint.model)
-            << (e.endpoint.quantization.isEmpty() ? QString()
-                                                  : QStringLiteral(", ") + e.endpoint.quantization)
-            << (e.simulated ? QStringLiteral("  — SIMULATED, not a real server") : QString()) << '\n';
-    }
-    out << s.records << " records (" << s.warmups << " warm-ups excluded, " << s.failures << " failed)\n\n";
-    printWarnings(out, warnings);
-    // The endpoint column fits the longest label: "(simulated)" must never be cut off.
-    int width = 8;
-    for (const SummaryRow& r : s.rows)
-        width = qMax(width, int(r.endpointLabel.size()));
-    out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9\n")
-               .arg(QStringLiteral("endpoint"), -width)
-               .arg(QStringLiteral("test"), -16)
-               .arg(QStringLiteral("turn"), 4)
-               .arg(QStringLiteral("ok/n"), 7)
-               .arg(QStringLiteral("ttft_any"), 9)
-               .arg(QStringLiteral("ttft_vis"), 9)
-               .arg(QStringLiteral("1st_sent"), 9)
-               .arg(QStringLiteral("tok/s"), 7)
-               .arg(QStringLiteral("gates (passed/judged)  errors"));
-    for (const SummaryRow& r : s.rows) {
-        out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7 %8 %9  %10%11\n")
-                   .arg(r.endpointLabel, -width)
-                   .arg(r.test.left(16), -16)
-                   .arg(r.turn ? QString::number(r.turn) : QStringLiteral("all"), 4)
-                   .arg(QStringLiteral("%1/%2").arg(r.ok).arg(r.measured), 7)
-                   .arg(ms(r.ttftAnyMs), 9)
-                   .arg(ms(r.ttftVisibleMs), 9)
-                   .arg(ms(r.firstSentenceMs), 9)
-                   .arg(ms(r.decodeTps), 7)
-                   .arg(gatesText(r))
-                   .arg(errorsText(r))
-                   .arg(r.estimatedCounts
-                           ? QStringLiteral("  (%1 token counts estimated)").arg(r.estimatedCounts)
-                           : QString());
-    }
-    out << "\nMedians over measured runs; times in ms from the request's t0; gates passed/judged. "
-           "Definitions: "
-           "docs/methodology.md, docs/quality-gates.md.\n";
-    printComparison(out, comparison);
-    printScaling(out, scaling);
-    if (!s.throughput.empty()) {
-        out << "\nAggregate output throughput per concurrency level:\n";
-        for (const ThroughputRow& t : s.throughput)
-            out << QStringLiteral("  %1 %2  concurrency %3: %4 tok/s (%5 requests, %6 tokens in %7 s)\n")
-                       .arg(t.endpointLabel, -width)
-                       .arg(t.test.left(16), -16)
-                       .arg(t.concurrency, 3)
-                       .arg(t.outputTokensPerSecond, 8, 'f', 1)
-                       .arg(t.requests)
-                       .arg(t.outputTokens)
-                       .arg(t.windowMs / 1000.0, 0, 'f', 2);
-    }
+    writeSummaryText(out, result, ev);
     return 0;
 }
 

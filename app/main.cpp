@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// quantscope: one binary, headless subcommands (the dashboard arrives with its own issue).
+// quantscope: one binary. With no arguments (or `gui`) the dashboard; otherwise a headless subcommand.
 #include "app/Commands.h"
 
 #include <QCoreApplication>
@@ -8,24 +8,44 @@
 namespace {
 const char* const Usage
     = "Usage: quantscope [COMMAND] [OPTIONS]\n"
+      "       quantscope              open the dashboard (simulated endpoints preset: press Run)\n"
       "\n"
       "Compare LLM inference endpoints (llama-server, vLLM, SGLang) side by side.\n"
       "\n"
       "Commands:\n"
+      "  gui [FILE...]     open the dashboard; with files, review them (several side by side)\n"
+      "  screenshot FILE   render a view of a results file to PNG, headless (--list-views)\n"
       "  run               run a suite against endpoints and save every measurement\n"
       "  summary FILE      medians per endpoint and test from a results file\n"
       "  recover JOURNAL   turn an interrupted run's journal into a results file\n"
       "  probe [URL...]    health, models, runtime, context size and round-trip time of endpoints\n"
       "  chat [URL]        send one streamed chat completion and print every measurement\n"
       "  emulate           serve an emulated llama-server/vLLM/SGLang on loopback\n"
-      "  demo              run the voice-assistant suite on two simulated endpoints (the default)\n"
+      "  demo              run the voice-assistant suite on two simulated endpoints in the terminal\n"
       "\n"
       "Without a URL, probe and chat use built-in simulated endpoints, so they work with no server.\n"
       "'quantscope COMMAND --help' lists a command's options.\n";
+
+bool haveDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
 } // namespace
 
 int main(int argc, char** argv)
 {
+    // The GUI commands need a QApplication, the others must not (they run on servers with no
+    // display), so choose before constructing one.
+    const QString first = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QString();
+    QStringList rawArgs;
+    for (int i = 2; i < argc; ++i)
+        rawArgs << QString::fromLocal8Bit(argv[i]);
+    if (first == u"screenshot")
+        return qs::app::runScreenshot(argc, argv, rawArgs);
+    if (first == u"gui" || (first.isEmpty() && haveDisplay()))
+        return qs::app::runGui(argc, argv, rawArgs);
+
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("quantscope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(QS_VERSION));
@@ -41,7 +61,14 @@ int main(int argc, char** argv)
         QTextStream(stdout) << Usage;
         return 0;
     }
-    if (command.isEmpty() || command == u"demo")
+    if (command.isEmpty()) {
+        QTextStream(stderr)
+            << "quantscope: no display (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM are unset), "
+               "so the dashboard cannot open; running the demo in the terminal instead.\n"
+               "On a desktop, `quantscope` opens the dashboard.\n\n";
+        return qs::app::runDemo(rest);
+    }
+    if (command == u"demo")
         return qs::app::runDemo(rest);
     if (command == u"run")
         return qs::app::runRun(rest);

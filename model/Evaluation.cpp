@@ -50,6 +50,7 @@ Evaluation evaluate(
     }
     e.scaling = turnScaling(result);
     e.guardrails = checkGuardrails(result);
+    e.gateFailures = tallyGateFailures(result);
     return e;
 }
 

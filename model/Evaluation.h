@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/GateFailures.h"
 #include "model/Guardrails.h"
 #include "model/PairedComparison.h"
 #include "model/ResultSummary.h"
@@ -26,6 +27,7 @@ struct Evaluation {
     bool hasComparison = false; ///< false when evaluate() was asked to skip the bootstrap
     TurnScaling scaling; ///< multi-turn tests: TTFT per turn, growth, crossovers
     std::vector<Guardrail> guardrails; ///< methodology warnings, critical first
+    GateFailures gateFailures; ///< why gates failed, per endpoint × test × gate
     QStringList notes; ///< e.g. "quality gates judged now from the suite stored in the file"
 };
 

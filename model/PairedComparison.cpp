@@ -106,16 +106,82 @@ std::optional<double> medianOfPairedDifferences(const std::vector<PairedValue>& 
     return medianInPlace(d);
 }
 
+namespace {
+
+// Walsh sums dᵢ + dⱼ (i ≤ j) of sorted `d` that are ≤ t: two pointers, O(n).
+std::uint64_t walshSumsAtMost(const std::vector<double>& d, double t)
+{
+    std::uint64_t count = 0;
+    std::ptrdiff_t j = std::ptrdiff_t(d.size()) - 1;
+    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(d.size()); ++i) {
+        while (j >= i && d[std::size_t(i)] + d[std::size_t(j)] > t)
+            --j;
+        if (j < i)
+            break;
+        count += std::uint64_t(j - i + 1);
+    }
+    return count;
+}
+
+// The k-th smallest (1-based) Walsh sum of sorted `d`, without materialising the n(n+1)/2 sums
+// (50,000 differences would need 10 GB): bisect on the value until the bracket (lo, hi] holds
+// only the answer's neighbourhood, then take the smallest sum above lo, which is exact.
+double kthWalshSum(const std::vector<double>& d, std::uint64_t k)
+{
+    double lo = 2 * d.front();
+    double hi = 2 * d.back();
+    if (walshSumsAtMost(d, lo) >= k)
+        return lo;
+    // Invariant: count(lo) < k ≤ count(hi).
+    for (int step = 0; step < 200; ++step) {
+        const double mid = lo + (hi - lo) / 2;
+        if (!(mid > lo && mid < hi))
+            break; // adjacent doubles
+        if (walshSumsAtMost(d, mid) >= k)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    double best = hi;
+    std::ptrdiff_t j = std::ptrdiff_t(d.size()) - 1;
+    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(d.size()); ++i) {
+        // Smallest j ≥ i with dᵢ + dⱼ > lo; as i grows that j can only shrink.
+        while (j > i && d[std::size_t(i)] + d[std::size_t(j - 1)] > lo)
+            --j;
+        if (j < i)
+            j = i;
+        const double sum = d[std::size_t(i)] + d[std::size_t(j)];
+        if (sum > lo)
+            best = std::min(best, sum);
+    }
+    return best;
+}
+
+} // namespace
+
 std::optional<double> hodgesLehmann(const std::vector<double>& differences)
 {
     if (differences.empty())
         return std::nullopt;
-    std::vector<double> walsh;
-    walsh.reserve(differences.size() * (differences.size() + 1) / 2);
-    for (std::size_t i = 0; i < differences.size(); ++i)
-        for (std::size_t j = i; j < differences.size(); ++j)
-            walsh.push_back((differences[i] + differences[j]) / 2.0);
-    return medianInPlace(walsh);
+    const std::size_t n = differences.size();
+    if (n <= 1000) {
+        // Small samples: materialise the Walsh averages (at most 500,500 of them).
+        std::vector<double> walsh;
+        walsh.reserve(n * (n + 1) / 2);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i; j < n; ++j)
+                walsh.push_back((differences[i] + differences[j]) / 2.0);
+        return medianInPlace(walsh);
+    }
+    std::vector<double> d = differences;
+    std::sort(d.begin(), d.end());
+    const std::uint64_t m = std::uint64_t(n) * (n + 1) / 2;
+    const std::uint64_t k = (m - 1) / 2 + 1; // the lower middle, as medianInPlace
+    const double a = kthWalshSum(d, k) / 2.0;
+    if (m % 2 == 1)
+        return a;
+    const double b = kthWalshSum(d, k + 1) / 2.0;
+    return a + (b - a) * 0.5;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -678,9 +744,29 @@ PairedComparison comparePaired(const RunResult& result, int baseline, const std:
         if (!arm.records.emplace(key, &r).second)
             arm.duplicates.insert(key);
     }
+    // Bound the bootstrap's work. Each matched pair enters up to three rows (all tests, its test,
+    // its turn), each with a ratio and a difference interval per metric.
+    std::int64_t draws = 0;
+    const ArmIndex& base = index[std::size_t(baseline)];
+    for (int candidate : candidates) {
+        if (candidate == baseline || candidate < 0 || candidate >= endpoints)
+            continue;
+        std::int64_t matched = 0;
+        for (const auto& [key, record] : index[std::size_t(candidate)].records)
+            matched += base.records.count(key) ? 1 : 0;
+        draws += matched * 3 * 2 * std::int64_t(options.metrics.size());
+    }
+    ComparisonOptions used = options;
+    if (draws > 0 && options.maxBootstrapDraws > 0
+        && draws * std::int64_t(options.bootstrap.resamples) > options.maxBootstrapDraws) {
+        const std::int64_t affordable = options.maxBootstrapDraws / draws;
+        used.bootstrap.resamples = int(std::clamp<std::int64_t>(affordable,
+            std::min(options.minResamples, options.bootstrap.resamples), options.bootstrap.resamples));
+    }
+    out.options = used;
     for (int candidate : candidates)
         if (candidate != baseline && candidate >= 0 && candidate < endpoints)
-            out.arms.push_back(compareArm(result, index, baseline, candidate, tests, maxTurn, options));
+            out.arms.push_back(compareArm(result, index, baseline, candidate, tests, maxTurn, used));
     return out;
 }
 

@@ -117,6 +117,12 @@ Verdict decideVerdict(int pairs, int minPairs, const std::optional<Interval>& ra
 
 struct ComparisonOptions {
     BootstrapOptions bootstrap;
+    /// Upper bound on the bootstrap's work: resamples × pairs, summed over every interval of the
+    /// comparison. A run of ordinary size never reaches it; a results file with tens of thousands
+    /// of pairs would otherwise take hours, so comparePaired() lowers the resample count (never
+    /// below `minResamples`) and reports the count it used in PairedComparison::options.
+    std::int64_t maxBootstrapDraws = 400'000'000;
+    int minResamples = 1000;
     int minPairs = 5;
     std::vector<Metric> metrics {Metric::TtftAny, Metric::TtftVisible, Metric::FirstSentence,
         Metric::DecodeTps, Metric::E2e, Metric::CompletionTokens};
@@ -181,7 +187,7 @@ struct ArmComparison {
 };
 
 struct PairedComparison {
-    ComparisonOptions options;
+    ComparisonOptions options; ///< as used: bootstrap.resamples may be lower than asked (maxBootstrapDraws)
     std::vector<ArmComparison> arms; ///< one per candidate
 };
 

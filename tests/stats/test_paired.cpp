@@ -632,3 +632,64 @@ TEST(Paired, JsonIsReproducible)
         }
     EXPECT_TRUE(pooledGate);
 }
+
+namespace {
+double bruteForceHodgesLehmann(const std::vector<double>& d)
+{
+    std::vector<double> walsh;
+    for (std::size_t i = 0; i < d.size(); ++i)
+        for (std::size_t j = i; j < d.size(); ++j)
+            walsh.push_back((d[i] + d[j]) / 2.0);
+    std::sort(walsh.begin(), walsh.end());
+    const std::size_t lo = (walsh.size() - 1) / 2;
+    return walsh.size() % 2 ? walsh[lo] : walsh[lo] + (walsh[lo + 1] - walsh[lo]) * 0.5;
+}
+} // namespace
+
+TEST(Estimators, HodgesLehmannOfLargeSamplesIsExactWithoutListingTheWalshAverages)
+{
+    // Above 1,000 differences the selection algorithm is used: it must agree with listing all
+    // n(n+1)/2 averages, for continuous data, heavy ties, odd and even counts of averages.
+    qs::test::Rng rng(42);
+    for (const std::size_t n : {1001u, 1002u, 1500u, 2000u}) {
+        std::vector<double> continuous(n), ties(n), skewed(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            continuous[i] = rng.normal() * 30 - 5;
+            ties[i] = double(int(rng.uniform() * 7) - 3); // only seven distinct values
+            skewed[i] = std::exp(rng.normal()) * 100;
+        }
+        for (const auto& d : {continuous, ties, skewed})
+            EXPECT_DOUBLE_EQ(*hodgesLehmann(d), bruteForceHodgesLehmann(d)) << "n = " << n;
+    }
+    // 50,000 differences (1.25 billion Walsh averages, 10 GB if listed) in well under a second.
+    std::vector<double> big(50000);
+    for (double& v : big)
+        v = rng.normal();
+    const auto hl = hodgesLehmann(big);
+    ASSERT_TRUE(hl);
+    EXPECT_NEAR(*hl, 0.0, 0.05);
+}
+
+TEST(Comparison, BootstrapWorkIsBoundedForHugeFiles)
+{
+    RunResult run = qs::test::makeRun({QStringLiteral("A"), QStringLiteral("B")});
+    for (int i = 1; i <= 400; ++i) {
+        run.records.push_back(qs::test::record({.endpoint = 0, .iteration = i, .ttftMs = 100.0 + i % 7}));
+        run.records.push_back(qs::test::record({.endpoint = 1, .iteration = i, .ttftMs = 60.0 + i % 5}));
+    }
+    ComparisonOptions options;
+    options.metrics = {Metric::TtftAny};
+    // 400 pairs × 3 rows × 2 intervals × 1 metric = 2,400 draws per resample.
+    options.maxBootstrapDraws = 2400LL * 1500;
+    const PairedComparison limited = comparePaired(run, options);
+    EXPECT_EQ(limited.options.bootstrap.resamples, 1500);
+    ASSERT_FALSE(limited.arms.empty());
+    ASSERT_TRUE(limited.arms[0].metrics[0].ratioCi);
+    EXPECT_LT(limited.arms[0].metrics[0].ratioCi->hi, 1.0);
+    options.maxBootstrapDraws = 10; // never below minResamples
+    EXPECT_EQ(comparePaired(run, options).options.bootstrap.resamples, 1000);
+    options.maxBootstrapDraws = 0; // no bound
+    EXPECT_EQ(comparePaired(run, options).options.bootstrap.resamples, 10000);
+    EXPECT_EQ(
+        comparePaired(run, ComparisonOptions {}).options.bootstrap.resamples, 10000); // small: untouched
+}

@@ -7,6 +7,8 @@
 #include "model/ResultFile.h"
 #include "widgets/DashboardData.h"
 
+#include <QImage>
+#include <QSet>
 #include <QString>
 #include <memory>
 
@@ -28,6 +30,17 @@ inline DashboardData fixtureData(const QString& name = QStringLiteral("voice-sim
     DashboardData d = prepareDashboard(loadFixture(name), 0);
     d.sources = QStringList {fixturePath(name)};
     return d;
+}
+
+/// Distinct colours on a grid of every `step`-th pixel: a rendered view has dozens, a blank or
+/// failed render a handful.
+inline int distinctColours(const QImage& image, int step = 3)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += step)
+        for (int x = 0; x < image.width(); x += step)
+            colours.insert(image.pixel(x, y));
+    return int(colours.size());
 }
 
 } // namespace qs::test

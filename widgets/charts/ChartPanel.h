@@ -3,12 +3,16 @@
 
 #include "widgets/DashboardView.h"
 
+#include <QList>
 #include <QWidget>
+#include <utility>
 
 class QChart;
 class QChartView;
+class QComboBox;
 class QHBoxLayout;
 class QLabel;
+class QValueAxis;
 
 namespace qs {
 
@@ -35,16 +39,31 @@ protected:
     void setSubtitle(const QString& text);
     /// The metric's definition (formula and source), shown as tooltip.
     void setDefinition(const QString& text);
+    /// Fills the "TTFT visible / TTFT any" picker the TTFT charts share (index 0 = visible).
+    static void setUpTtftVariantPicker(QComboBox* box);
     /// Where subclasses put their toggles (e.g. TTFT visible / any).
     QHBoxLayout* controls() const { return m_controls; }
     /// Re-applies the theme after series and axes changed; subclasses call it at the end of a
     /// rebuild, and override it to recolour their series.
     virtual void applyTheme();
+    /// Nothing to plot: removes every series, hides axes and legend (no empty grid), and says
+    /// why in the subtitle.
+    void showMessage(const QString& subtitle);
+    /// Shows axes and legend again after showMessage(); call before adding series.
+    void showPlot();
+    /// Sets a value axis to [0, top] with round ticks (1, 2, 2.5 or 5 × 10^k, at most 7 steps):
+    /// `tight` keeps top as the end (time axes), otherwise the range ends on the next round tick.
+    static void setNiceRange(QValueAxis* axis, double top, bool tight = false);
+    /// Fills a picker with (label, id) choices, keeping the selected id when it is still offered
+    /// (setData() runs several times per second during a live run). Emits no signal.
+    static void setChoices(QComboBox* box, const QList<std::pair<QString, QString>>& choices);
 
 private:
     QChartView* m_view;
     QLabel* m_subtitle;
     QHBoxLayout* m_controls;
+    QLabel* m_title;
+    QWidget* m_controlsBox; ///< holds m_controls, so they can be hidden as a whole
     Theme m_theme = Theme::Light;
 };
 

@@ -3,6 +3,14 @@
 
 #include "widgets/charts/ChartPanel.h"
 
+#include <QList>
+#include <utility>
+
+class QComboBox;
+class QGraphicsSimpleTextItem;
+class QLineSeries;
+class QValueAxis;
+
 namespace qs {
 
 /// End-to-end latency against response length: a scatter of measured, successful requests per
@@ -16,10 +24,19 @@ public:
     explicit LatencyLengthChart(QWidget* parent = nullptr);
     void setData(const DashboardData& data) override;
 
+protected:
+    void applyTheme() override;
+
 private:
     void rebuild();
+    void placeMarkerLabels(); ///< after the plot area or the ranges changed
     DashboardData m_data;
     class QComboBox* m_testBox;
+    QValueAxis* m_x;
+    QValueAxis* m_y;
+    /// "N* ≈ 23 tokens" beside each crossover marker, and the marker (a vertical dashed line)
+    /// it belongs to.
+    QList<std::pair<QGraphicsSimpleTextItem*, QLineSeries*>> m_markerLabels;
 };
 
 } // namespace qs

@@ -5,9 +5,11 @@
 #include "model/ThroughputTrace.h"
 #include "widgets/charts/ChartPanel.h"
 
+#include <QElapsedTimer>
 #include <QList>
 
 class QTimer;
+class QValueAxis;
 
 namespace qs {
 
@@ -31,14 +33,26 @@ public:
 
     const ThroughputTrace& trace() const { return m_trace; }
 
+protected:
+    void applyTheme() override;
+
 private:
     void redraw();
+    /// Draws buckets [first, last) of `trace`, merging neighbours so that at most `maxPoints`
+    /// points are drawn per endpoint.
+    void draw(const ThroughputTrace& trace, const QStringList& labels, int first, int last, int maxPoints);
+    void drawReview();
+    DashboardData m_data;
+    QValueAxis* m_x;
+    QValueAxis* m_y;
+    QElapsedTimer m_sinceDeltas; ///< advances the live window between deltas (a stall shows as 0)
     ThroughputTrace m_trace;
     QStringList m_labels;
     QTimer* m_timer;
     double m_lastAtMs = 0;
     bool m_live = false;
     bool m_dirty = false;
+    int m_drawnBuckets = -1; ///< complete buckets drawn by the last live redraw
 };
 
 } // namespace qs

@@ -4,6 +4,10 @@
 #include "model/Statistics.h"
 #include "widgets/charts/ChartPanel.h"
 
+class QBarCategoryAxis;
+class QComboBox;
+class QValueAxis;
+
 namespace qs {
 
 /// One metric per test as grouped box plots: a QBoxPlotSeries per endpoint, a box per test
@@ -20,10 +24,18 @@ public:
     Metric metric() const { return m_metric; }
     void setMetric(Metric metric);
 
+protected:
+    void applyTheme() override;
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void rebuild();
+    void fitCategoryLabels(); ///< slants the test ids when they would not fit side by side
     DashboardData m_data;
     Metric m_metric;
+    QBarCategoryAxis* m_x;
+    QValueAxis* m_y;
+    QComboBox* m_variantBox; ///< TTFT visible / any; hidden for other metrics
 };
 
 } // namespace qs

@@ -4,6 +4,7 @@
 #include "widgets/charts/ChartPanel.h"
 
 class QComboBox;
+class QValueAxis;
 
 namespace qs {
 
@@ -21,8 +22,13 @@ public:
     void setVariant(Variant variant);
     Variant variant() const { return m_variant; }
 
+protected:
+    void applyTheme() override;
+
 private:
     void rebuild();
+    QValueAxis* m_x;
+    QValueAxis* m_y;
     DashboardData m_data;
     Variant m_variant = Variant::Visible;
     QComboBox* m_variantBox;

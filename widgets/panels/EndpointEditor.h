@@ -6,6 +6,13 @@
 #include <QDialog>
 #include <vector>
 
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+
 namespace qs {
 
 /// Edits every field of an endpoint: label, base URL, model (empty = discover), API key as the
@@ -23,6 +30,40 @@ public:
     EndpointEntry entry() const;
     /// The current inline errors, field by field (empty when valid). For tests and for OK.
     QStringList errors() const;
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void validate();
+    void applyColors();
+    QLabel* makeErrorLabel();
+
+    EndpointEntry m_entry; ///< the original: keeps the id and anything not edited here
+    QLineEdit* m_label;
+    QComboBox* m_profile;
+    QLabel* m_profileDescription;
+    QLineEdit* m_url;
+    QLabel* m_urlError;
+    QLineEdit* m_model;
+    QLineEdit* m_keyEnv;
+    QLabel* m_keyStatus;
+    QLabel* m_keyError;
+    QComboBox* m_runtime;
+    QLineEdit* m_quantization;
+    QPlainTextEdit* m_extraBody;
+    QLabel* m_bodyError;
+    QSpinBox* m_connectMs;
+    QSpinBox* m_firstByteMs;
+    QSpinBox* m_idleMs;
+    QSpinBox* m_totalMs;
+    QPushButton* m_ok;
+    QStringList m_errors;
+    bool m_keySet = false;
 };
+
+/// True when `name` is usable as an environment variable name and does not look like a key
+/// pasted by mistake ("sk-…", long random strings). Empty is valid (no key).
+bool isPlausibleEnvVarName(const QString& name);
 
 } // namespace qs

@@ -5,9 +5,12 @@
 #include "widgets/panels/EndpointEntry.h"
 
 #include <QWidget>
+#include <optional>
 #include <vector>
 
+class QTextBrowser;
 class QTreeWidget;
+class QTreeWidgetItem;
 class QPushButton;
 
 namespace qs {
@@ -22,6 +25,15 @@ namespace qs {
 class EndpointsPanel : public QWidget {
     Q_OBJECT
 public:
+    /// What the coloured dot says.
+    enum class ProbeState {
+        NotProbed, ///< grey
+        Probing, ///< blue
+        Usable, ///< green
+        Warnings, ///< amber: usable, but with warnings or not reporting healthy
+        Unusable, ///< red: the probe failed; its advice is shown
+    };
+
     explicit EndpointsPanel(QWidget* parent = nullptr);
 
     /// Replaces the list (ids are reassigned).
@@ -40,10 +52,45 @@ public:
     void removeEntry(int entryId);
     void duplicateEntry(int entryId);
     int selectedEntryId() const; ///< −1 when none
+    void selectEntry(int entryId);
+    ProbeState probeState(int entryId) const; ///< NotProbed for an unknown id
+    /// Opens the editor on an entry (as Edit and a double-click do); true when it was changed.
+    bool editEntry(int entryId);
 
 Q_SIGNALS:
     void entriesChanged();
     void probeRequested(int entryId, const qs::EndpointEntry& entry);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct Row {
+        EndpointEntry entry;
+        ProbeState state = ProbeState::NotProbed;
+        std::optional<ProbeResult> probe;
+    };
+    Row* row(int entryId);
+    const Row* row(int entryId) const;
+    void refreshItem(const Row& row);
+    void rebuild(int selectId);
+    void updateButtons();
+    void updateDetails();
+    void onAdd();
+    void probe(int entryId);
+
+    std::vector<Row> m_rows;
+    std::vector<std::pair<QString, QString>> m_profiles;
+    int m_nextId = 1;
+    bool m_locked = false;
+    QTreeWidget* m_tree;
+    QTextBrowser* m_details;
+    QPushButton* m_add;
+    QPushButton* m_edit;
+    QPushButton* m_duplicate;
+    QPushButton* m_remove;
+    QPushButton* m_probe;
+    QPushButton* m_probeAll;
 };
 
 } // namespace qs

@@ -5,7 +5,16 @@
 #include "model/RunRecord.h"
 
 #include <QList>
+#include <QTextCharFormat>
 #include <QWidget>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
 
 namespace qs {
 
@@ -25,6 +34,9 @@ public:
     explicit RunPanel(QWidget* parent = nullptr);
 
     void setBuiltinSuites(const QStringList& names);
+    /// The chosen suite's own warm-up and runs per test (−1 = unknown): shown as "suite default
+    /// (5)" and as the N of "run 2/N" while the runs are the suite's.
+    void setSuiteDefaults(int warmup, int runs);
     RunPanelSettings settings() const;
     void setSettings(const RunPanelSettings& settings);
     /// An inline error under the suite picker (e.g. a suite file that does not parse); empty clears.
@@ -40,10 +52,65 @@ public:
     void setProgress(const RunProgress& progress);
     void addDeltas(const QList<LiveDelta>& deltas);
 
+    /// The progress line, e.g. "q4km-like · multi-turn-5 · turn 3 · run 2/3 · ETA 1 min 05 s".
+    QString progressText() const;
+    /// The live text shown for endpoint `index` (empty when there is no such column).
+    QString liveText(int index) const;
+    /// The most characters a live column keeps (older text is dropped from the top).
+    static constexpr int liveCharacterCap = 20000;
+
 Q_SIGNALS:
     void runRequested();
     void stopRequested();
     void settingsChanged();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    struct LiveColumn {
+        QWidget* box = nullptr;
+        QLabel* header = nullptr;
+        QPlainTextEdit* text = nullptr;
+        QString title; ///< first line of the header (rich text: colour mark and label)
+        int slot = -1; ///< the stream this column follows (the newest request of its endpoint)
+        bool toolCallShown = false;
+    };
+    void onSuiteActivated(int index);
+    void rebuildSuites(const QString& select);
+    void selectSuite(const QString& suite);
+    void addColumn(const QString& label);
+    void updateSpinTexts();
+    void applyColors();
+    void emitChanged();
+    void append(LiveColumn& column, const LiveDelta& delta);
+
+    QComboBox* m_suite;
+    QLabel* m_suiteError;
+    QSpinBox* m_warmup;
+    QSpinBox* m_runs;
+    QSpinBox* m_maxTokens;
+    QComboBox* m_order;
+    QSpinBox* m_concurrency;
+    QPushButton* m_run;
+    QPushButton* m_stop;
+    QProgressBar* m_progress;
+    QLabel* m_progressLine;
+    QLabel* m_status;
+    QWidget* m_liveArea;
+    std::vector<LiveColumn> m_columns;
+    QStringList m_builtins;
+    QStringList m_files; ///< suite files chosen before, newest first
+    RunSettings m_base; ///< what the panel does not edit (seed, request timeout) survives a round trip
+    int m_suiteWarmup = -1;
+    int m_suiteRuns = -1;
+    int m_lastSuiteIndex = 0;
+    bool m_running = false;
+    bool m_quiet = false; ///< setting values programmatically: no settingsChanged()
+    QString m_progressText;
+    QTextCharFormat m_contentFormat;
+    QTextCharFormat m_reasoningFormat;
+    QTextCharFormat m_toolFormat;
 };
 
 } // namespace qs

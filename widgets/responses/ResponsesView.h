@@ -4,11 +4,17 @@
 #include "widgets/DashboardView.h"
 
 #include <QWidget>
+#include <map>
+#include <tuple>
+#include <vector>
 
 class QComboBox;
 class QSpinBox;
 class QCheckBox;
 class QLabel;
+class QHBoxLayout;
+class QToolButton;
+class QUrl;
 
 namespace qs {
 
@@ -40,6 +46,57 @@ public:
 
     int columnCount() const; ///< one per endpoint shown
     ResponseColumn* column(int index) const;
+
+    /// The prompt of the selected turn, as sent (the last user message of the request).
+    QString currentPrompt() const;
+
+private:
+    struct TestEntry {
+        QString id;
+        QString name; ///< the suite's name for the test, else its id
+        int turns = 1;
+        int iterations = 0; ///< measured runs seen
+    };
+    /// (test index in run order, turn, iteration) → record index per endpoint (-1: none yet).
+    using CellKey = std::tuple<int, int, int>;
+
+    void buildIndex();
+    void syncColumns();
+    void syncTestCombo();
+    int testIndex(const QString& test) const;
+    /// Selects the nearest existing cell of test `testIdx`, updates the controls, shows it.
+    void applySelection(int testIdx, int turn, int iteration);
+    void showCell();
+    void offerLink(const QUrl& url);
+    void styleLegend();
+
+    DashboardData m_data;
+    Theme m_theme = Theme::Light;
+    bool m_rendered = false;
+    std::vector<TestEntry> m_tests;
+    std::map<CellKey, std::vector<int>> m_cells;
+    QString m_test; ///< empty until something was selected
+    int m_turn = 1;
+    int m_iteration = 1;
+    QString m_promptText;
+    bool m_syncing = false; ///< controls are being set by code, not by the user
+
+    QWidget* m_controlsBox = nullptr;
+    QComboBox* m_testCombo = nullptr;
+    QLabel* m_turnLabel = nullptr;
+    QSpinBox* m_turnSpin = nullptr;
+    QSpinBox* m_iterationSpin = nullptr;
+    QToolButton* m_mostDifferent = nullptr;
+    QToolButton* m_rawButton = nullptr;
+    QToolButton* m_renderedButton = nullptr;
+    QLabel* m_prompt = nullptr;
+    QWidget* m_legend = nullptr;
+    QLabel* m_legendTitle = nullptr;
+    std::vector<QLabel*> m_swatches;
+    QLabel* m_empty = nullptr;
+    QWidget* m_columnsBox = nullptr;
+    QHBoxLayout* m_columnsLayout = nullptr;
+    std::vector<ResponseColumn*> m_columns;
 };
 
 } // namespace qs

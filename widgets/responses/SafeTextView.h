@@ -22,9 +22,20 @@ public:
 
     QVariant loadResource(int type, const QUrl& name) override;
 
+    /// How many times a resource was asked for and refused (every time: nothing is ever loaded).
+    int refusedResourceLoads() const { return m_refusedLoads; }
+
 Q_SIGNALS:
     /// The user clicked a link in model output. Nothing has been opened.
     void linkActivated(const QUrl& url);
+
+protected:
+    /// Refuses every navigation (history, reload, a source set by anyone): the view only ever
+    /// shows the document its owner wrote.
+    void doSetSource(const QUrl& name, QTextDocument::ResourceType type) override;
+
+private:
+    int m_refusedLoads = 0;
 };
 
 } // namespace qs

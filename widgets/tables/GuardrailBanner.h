@@ -25,12 +25,21 @@ public:
 
     int warningCount() const;
     void setExpanded(bool expanded); ///< every warning's evidence and advice shown
+    bool isExpanded() const { return m_expanded; }
+    QString headline() const; ///< e.g. "2 critical, 1 warning: this comparison may mislead"
 
 private:
     void rebuild();
     std::vector<Guardrail> m_guardrails;
     Theme m_theme = Theme::Light;
     bool m_expanded = false;
+    QLabel* m_headline;
+    QToolButton* m_toggle;
+    QVBoxLayout* m_rows;
+    QList<QWidget*> m_details; ///< evidence and advice labels, shown when expanded
+    QList<QWidget*> m_rowWidgets; ///< one per warning; collapsed, only the first few are shown
+    QLabel* m_more = nullptr; ///< "and 3 more…" when collapsed
+    static constexpr int CollapsedRows = 3; ///< a banner, not a wall: the rest is a click away
 };
 
 } // namespace qs

@@ -4,9 +4,12 @@
 #include "widgets/DashboardView.h"
 
 #include <QWidget>
+#include <map>
+#include <tuple>
 
 class QTableWidget;
 class QComboBox;
+class QLabel;
 
 namespace qs {
 
@@ -23,14 +26,21 @@ public:
 
     /// "" = all gates together; otherwise a gate name (QualityGates gateNames()).
     void setGate(const QString& gate);
+    QString gate() const; ///< the gate shown, "" = all gates together
     QTableWidget* table() const { return m_table; }
 
 private:
     void rebuild();
+    QString cellToolTip(
+        int endpoint, const QString& test, const std::map<QString, std::pair<int, int>>& gates) const;
+    void updateLegend();
+
     DashboardData m_data;
     Theme m_theme = Theme::Light;
     QTableWidget* m_table;
     QComboBox* m_gateBox;
+    QLabel* m_description;
+    QLabel* m_legend;
 };
 
 } // namespace qs

@@ -8,8 +8,13 @@
 class QTableView;
 class QComboBox;
 class QLabel;
+class QCheckBox;
+class QSortFilterProxyModel;
 
 namespace qs {
+
+class CellStatisticsModel;
+class ComparisonModel;
 
 /// The numbers behind the charts. Top: per endpoint × test (× turn) cell, for the chosen metric,
 /// n, ok/failed, mean, stdev, min, p50, p90, p95, p99, max (from Evaluation::cells). Bottom: the
@@ -26,6 +31,31 @@ public:
 
     QTableView* cellTable() const;
     QTableView* comparisonTable() const;
+
+    /// The metric of the cell table and of the comparison's metric rows (cellMetrics()).
+    void setMetric(Metric metric);
+    Metric metric() const;
+    /// Whether the comparison table lists the gate comparisons after the metric rows (default on).
+    void setGatesShown(bool shown);
+
+private:
+    void updateFilter();
+    void updateLabels();
+    DashboardData m_data;
+    Theme m_theme = Theme::Light;
+    CellStatisticsModel* m_cells;
+    ComparisonModel* m_comparison;
+    QSortFilterProxyModel* m_cellProxy;
+    QSortFilterProxyModel* m_comparisonProxy;
+    QTableView* m_cellTable;
+    QTableView* m_comparisonTable;
+    QComboBox* m_metricBox;
+    QCheckBox* m_gatesBox;
+    QLabel* m_cellTitle;
+    QLabel* m_cellStatus;
+    QLabel* m_comparisonTitle;
+    QLabel* m_comparisonStatus;
+    QList<QLabel*> m_mutedLabels;
 };
 
 } // namespace qs

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/Evaluation.h"
+
+#include <QTextStream>
+
+namespace qs::app {
+
+/// The text of `quantscope summary`: header, endpoints, warnings, the table of medians and gate
+/// counts, the paired comparison with intervals and verdicts, and the multi-turn sentences. The
+/// GUI's Export Report writes the same text.
+void writeSummaryText(QTextStream& out, const RunResult& result, const Evaluation& evaluation);
+
+} // namespace qs::app

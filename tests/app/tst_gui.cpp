@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: MIT
+// The dashboard driven as a user would, offscreen: the embedded default, a full run against the
+// simulated endpoints, review of saved files (one, two side by side, a broken one, a 100,000-record
+// one without freezing the event loop), settings between sessions, drag and drop, and the headless
+// `quantscope screenshot` command.
+#include "app/DashboardViews.h"
+#include "app/MainWindow.h"
+#include "model/ResultFile.h"
+#include "tests/widgets/WidgetTestSupport.h"
+#include "widgets/ScreenshotRenderer.h"
+#include "widgets/charts/LiveThroughputChart.h"
+#include "widgets/panels/EndpointsPanel.h"
+#include "widgets/panels/RunPanel.h"
+#include "widgets/responses/ResponsesView.h"
+#include "widgets/tables/GuardrailBanner.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace qs;
+using qs::app::MainWindow;
+
+namespace {
+
+QString fixture()
+{
+    return test::fixturePath();
+}
+
+/// Waits until the window shows data with the paired comparison computed (the last stage).
+bool waitForEvaluated(MainWindow& w, int timeoutMs = 60000)
+{
+    return QTest::qWaitFor(
+        [&] { return w.data().evaluation && w.data().evaluation->hasComparison && !w.data().live; },
+        timeoutMs);
+}
+
+QAction* actionNamed(QWidget& w, const QString& text)
+{
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == text && a->shortcut() != QKeySequence()) // not the "&Run" menu's own action
+            return a;
+    return nullptr;
+}
+
+void closeMessageBoxes()
+{
+    for (QWidget* top : QApplication::topLevelWidgets())
+        if (auto* box = qobject_cast<QMessageBox*>(top))
+            box->close();
+}
+
+struct Cli {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Cli runCli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(QS_BINARY), args);
+    Cli r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+} // namespace
+
+class TestGui : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { QSettings().clear(); }
+    void cleanup() { closeMessageBoxes(); }
+
+    void opensOnTheEmbeddedDefault()
+    {
+        MainWindow w;
+        w.show();
+        const std::vector<EndpointEntry> entries = w.endpointsPanel()->entries();
+        QCOMPARE(entries.size(), std::size_t(2));
+        QCOMPARE(entries[0].simulatedProfile, QStringLiteral("q4km-like"));
+        QCOMPARE(entries[1].simulatedProfile, QStringLiteral("nvfp4-like"));
+        QCOMPARE(w.runPanel()->settings().suite, QStringLiteral("voice-assistant"));
+        // The shortcuts desktop users expect.
+        const std::pair<const char*, QKeySequence> shortcuts[]
+            = {{"&Open…", QKeySequence::Open}, {"&Save", QKeySequence::Save},
+                {"&Run", QKeySequence(Qt::CTRL | Qt::Key_R)}, {"&Quit", QKeySequence(Qt::CTRL | Qt::Key_Q)},
+                {"Save &As…", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)}};
+        for (const auto& [text, keys] : shortcuts) {
+            QAction* a = actionNamed(w, QString::fromUtf8(text));
+            QVERIFY2(a, text);
+            QCOMPARE(a->shortcut(), QKeySequence(keys));
+        }
+        QVERIFY(actionNamed(w, QStringLiteral("Export Scree&nshot…")));
+        QVERIFY(actionNamed(w, QStringLiteral("Export &Report…")));
+        QVERIFY(!actionNamed(w, QStringLiteral("&Stop"))->isEnabled());
+        QVERIFY(w.data().isEmpty());
+        for (const app::ViewInfo& v : app::dashboardViews())
+            QVERIFY2(w.viewWidget(v.name), qPrintable(v.name));
+    }
+
+    void probesOffTheGuiThread()
+    {
+        MainWindow w;
+        w.show();
+        EndpointsPanel* panel = w.endpointsPanel();
+        EndpointEntry dead;
+        dead.endpoint.label = QStringLiteral("nobody home");
+        dead.endpoint.baseUrl = QUrl(QStringLiteral("http://127.0.0.1:1"));
+        panel->addEntry(dead);
+        const std::vector<EndpointEntry> entries = panel->entries();
+        QCOMPARE(entries.size(), std::size_t(3));
+        for (const EndpointEntry& e : entries)
+            Q_EMIT panel->probeRequested(e.id, e); // what Probe all does
+        // The simulated endpoint answers; the dead one is refused and says so.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->probeState(entries[0].id) == EndpointsPanel::ProbeState::Usable, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->probeState(entries[2].id) == EndpointsPanel::ProbeState::Unusable, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->probeState(entries[1].id) != EndpointsPanel::ProbeState::Probing, 30000);
+        // Probing again reuses the simulator rather than starting another one.
+        Q_EMIT panel->probeRequested(entries[0].id, entries[0]);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            panel->probeState(entries[0].id) == EndpointsPanel::ProbeState::Usable, 30000);
+    }
+
+    void reviewsASavedFileWithNoEndpointReachable()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        w.openFiles({fixture()});
+        QVERIFY(loaded.wait(30000));
+        QCOMPARE(loaded.first().at(0).toBool(), true);
+        QVERIFY(waitForEvaluated(w));
+        const RunResult& r = *w.data().result;
+        QCOMPARE(r.endpoints.size(), std::size_t(2));
+        QCOMPARE(r.records.size(), std::size_t(88));
+        QCOMPARE(w.currentFile(), QFileInfo(fixture()).absoluteFilePath());
+        auto* responses = qobject_cast<ResponsesView*>(w.viewWidget(QStringLiteral("responses")));
+        QCOMPARE(responses->columnCount(), 2);
+        auto* banner = qobject_cast<GuardrailBanner*>(w.viewWidget(QStringLiteral("guardrails")));
+        QCOMPARE(banner->warningCount(), int(w.data().evaluation->guardrails.size()));
+        QVERIFY(banner->warningCount() >= 5);
+        QVERIFY(QSettings()
+                    .value(QStringLiteral("recentFiles"))
+                    .toStringList()
+                    .contains(QFileInfo(fixture()).absoluteFilePath()));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("voice-sim.json")));
+    }
+
+    void comparesTwoFilesSideBySide()
+    {
+        QTemporaryDir dir;
+        const QString before = dir.filePath(QStringLiteral("before.json"));
+        const QString after = dir.filePath(QStringLiteral("after.json"));
+        QVERIFY(QFile::copy(fixture(), before));
+        QVERIFY(QFile::copy(fixture(), after));
+        MainWindow w;
+        w.show();
+        w.openFiles({before, after});
+        QVERIFY(waitForEvaluated(w));
+        const RunResult& r = *w.data().result;
+        QCOMPARE(r.endpoints.size(), std::size_t(4));
+        QVERIFY(r.endpoints[0].endpoint.label.startsWith(QStringLiteral("before · ")));
+        QVERIFY(r.endpoints[3].endpoint.label.startsWith(QStringLiteral("after · ")));
+        QCOMPARE(w.data().evaluation->comparison.arms.size(), std::size_t(3));
+        auto* responses = qobject_cast<ResponsesView*>(w.viewWidget(QStringLiteral("responses")));
+        QCOMPARE(responses->columnCount(), 4);
+        QVERIFY(w.currentFile().isEmpty()); // a combination is not one file: Save asks where
+    }
+
+    void aBrokenFileIsRefusedAndWhatIsShownStays()
+    {
+        QTemporaryDir dir;
+        const QString junk = dir.filePath(QStringLiteral("junk.json"));
+        QFile f(junk);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"format\": \"quantscope-results\", \"version\": 1, \"records\": [");
+        f.close();
+        MainWindow w;
+        w.show();
+        w.openFiles({fixture()});
+        QVERIFY(waitForEvaluated(w));
+        const auto shown = w.data().result;
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        w.openFiles({junk});
+        QVERIFY(loaded.wait(30000));
+        QCOMPARE(loaded.first().at(0).toBool(), false);
+        QVERIFY2(loaded.first().at(1).toString().contains(QStringLiteral("junk.json")),
+            qPrintable(loaded.first().at(1).toString()));
+        QCOMPARE(w.data().result, shown);
+    }
+
+    void dropsOpenFiles()
+    {
+        MainWindow w;
+        w.show();
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(fixture())});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(waitForEvaluated(w));
+        QCOMPARE(w.data().result->records.size(), std::size_t(88));
+    }
+
+    void remembersEndpointsSettingsAndLayout()
+    {
+        {
+            MainWindow w;
+            w.show();
+            EndpointEntry real;
+            real.endpoint.label = QStringLiteral("NVFP4 on the Spark");
+            real.endpoint.baseUrl = QUrl(QStringLiteral("http://10.0.0.5:8000"));
+            real.endpoint.apiKeyEnv = QStringLiteral("SPARK_KEY");
+            real.endpoint.timeouts.idleMs = 12345;
+            w.endpointsPanel()->addEntry(real);
+            RunPanelSettings s = w.runPanel()->settings();
+            s.suite = QStringLiteral("quick-smoke");
+            s.settings.runs = 7;
+            s.settings.concurrency = 3;
+            w.runPanel()->setSettings(s);
+            w.resize(1234, 777);
+            w.close();
+        }
+        MainWindow w;
+        const std::vector<EndpointEntry> entries = w.endpointsPanel()->entries();
+        QCOMPARE(entries.size(), std::size_t(3));
+        QCOMPARE(entries[2].endpoint.label, QStringLiteral("NVFP4 on the Spark"));
+        QCOMPARE(entries[2].endpoint.apiKeyEnv, QStringLiteral("SPARK_KEY"));
+        QCOMPARE(entries[2].endpoint.timeouts.idleMs, 12345);
+        QCOMPARE(w.runPanel()->settings().suite, QStringLiteral("quick-smoke"));
+        QCOMPARE(w.runPanel()->settings().settings.runs, 7);
+        QCOMPARE(w.runPanel()->settings().settings.concurrency, 3);
+        QCOMPARE(w.size(), QSize(1234, 777));
+    }
+
+    void runsAgainstTheSimulatedEndpointsThroughTheGui()
+    {
+        MainWindow w;
+        w.show();
+        RunPanelSettings s = w.runPanel()->settings();
+        s.suite = QStringLiteral("voice-assistant");
+        s.settings.warmup = 0;
+        s.settings.runs = 1;
+        s.settings.order = RunOrder::Parallel;
+        w.runPanel()->setSettings(s);
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        int liveRefreshes = 0;
+        std::size_t liveRecords = 0;
+        connect(&w, &MainWindow::dataShown, this, [&] {
+            if (w.data().live && w.data().evaluation) {
+                ++liveRefreshes;
+                liveRecords = std::max(liveRecords, w.data().result->records.size());
+            }
+        });
+        actionNamed(w, QStringLiteral("&Run"))->trigger();
+        QVERIFY(w.running());
+        QVERIFY(actionNamed(w, QStringLiteral("&Stop"))->isEnabled());
+        QVERIFY(finished.wait(240000));
+        QCOMPARE(finished.first().at(0).toBool(), true);
+        const QString saved = finished.first().at(1).toString();
+        QVERIFY(QFileInfo::exists(saved));
+        QVERIFY(!QFileInfo::exists(saved + QStringLiteral(".journal")));
+        QVERIFY2(liveRefreshes >= 2, "the views were refreshed while the run went on");
+        QVERIFY(liveRecords > 0);
+        QVERIFY(waitForEvaluated(w));
+        // 7 single-prompt tests + 5 turns, on two endpoints.
+        QCOMPARE(w.data().result->records.size(), std::size_t(24));
+        QCOMPARE(w.currentFile(), saved);
+        const RunResult reloaded = loadResults(saved);
+        QCOMPARE(reloaded.records.size(), std::size_t(24));
+        QVERIFY(reloaded.complete);
+        // The live trace saw the streams.
+        auto* live = qobject_cast<LiveThroughputChart*>(w.viewWidget(QStringLiteral("live-tps")));
+        QVERIFY(live->trace().buckets() > 0);
+        // A screenshot of the whole window at 2x.
+        const QImage shot = renderWidget(&w, 2);
+        QCOMPARE(shot.size(), w.size() * 2);
+        // And it can be reopened for review.
+        w.openFiles({saved});
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return w.data().result && w.data().result->records.size() == 24
+                    && w.data().sources == QStringList {saved};
+            },
+            30000));
+    }
+
+    void stopKeepsEveryFinishedRequest()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        w.startRun();
+        QVERIFY(
+            QTest::qWaitFor([&] { return w.data().result && w.data().result->records.size() >= 2; }, 120000));
+        w.stopRun();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        const RunResult saved = loadResults(finished.first().at(1).toString());
+        QVERIFY(!saved.complete);
+        QVERIFY(saved.records.size() >= 2);
+    }
+
+    void aHundredThousandRecordsOpenWithoutFreezing()
+    {
+        // Build the file from the fixture: the same records, renumbered as more iterations.
+        RunResult big = loadResults(fixture());
+        const std::vector<RunRecord> base = big.records;
+        big.records.clear();
+        big.records.reserve(100000);
+        for (int copy = 0; big.records.size() < 100000; ++copy)
+            for (const RunRecord& r : base) {
+                if (big.records.size() == 100000)
+                    break;
+                RunRecord c = r;
+                c.iteration += copy * 10;
+                big.records.push_back(std::move(c));
+            }
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("big.json"));
+        QCOMPARE(saveResults(big, path), QString());
+        big = {};
+
+        MainWindow w;
+        w.show();
+        QElapsedTimer clock;
+        qint64 last = 0;
+        qint64 worst = 0;
+        QTimer probe;
+        probe.setInterval(5);
+        connect(&probe, &QTimer::timeout, this, [&] {
+            const qint64 now = clock.elapsed();
+            worst = std::max(worst, now - last);
+            last = now;
+        });
+        clock.start();
+        probe.start();
+        w.openFiles({path});
+        QVERIFY(waitForEvaluated(w, 600000));
+        probe.stop();
+        QCOMPARE(w.data().result->records.size(), std::size_t(100000));
+        qInfo("100,000 records opened and evaluated in %.1f s; longest event-loop stall %lld ms",
+            double(clock.elapsed()) / 1000.0, static_cast<long long>(worst));
+#if defined(__SANITIZE_ADDRESS__)
+        const qint64 limit = 1000; // ASan makes every pass several times slower
+#else
+        const qint64 limit = 100;
+#endif
+        QVERIFY2(worst <= limit, qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(worst)));
+    }
+
+    void screenshotCommandRendersEveryView()
+    {
+        const Cli list = runCli({QStringLiteral("screenshot"), QStringLiteral("--list-views")});
+        QCOMPARE(list.code, 0);
+        QStringList expected;
+        for (const app::ViewInfo& v : app::dashboardViews())
+            expected << v.name;
+        QCOMPARE(list.out.split(u'\n', Qt::SkipEmptyParts), expected);
+
+        QTemporaryDir dir;
+        for (const app::ViewInfo& v : app::dashboardViews()) {
+            const int scale = v.name == u"window" ? 1 : 2;
+            const QString out = dir.filePath(v.name + QStringLiteral(".png"));
+            const Cli r = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"), v.name,
+                QStringLiteral("--out"), out, QStringLiteral("--scale"), QString::number(scale),
+                QStringLiteral("--theme"),
+                v.name == u"quality" ? QStringLiteral("dark") : QStringLiteral("light")});
+            QVERIFY2(r.code == 0, qPrintable(v.name + QStringLiteral(": ") + r.err));
+            const QImage image(out);
+            QCOMPARE(image.size(), v.size * scale);
+            // Not a blank canvas: a real picture has many colours.
+            QVERIFY2(test::distinctColours(image, 7) > 8, qPrintable(v.name));
+        }
+        const Cli bad = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"),
+            QStringLiteral("nope"), QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png"))});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains(QStringLiteral("ttft-turn")));
+        const Cli missing = runCli({QStringLiteral("screenshot"), dir.filePath(QStringLiteral("none.json")),
+            QStringLiteral("--view"), QStringLiteral("quality"), QStringLiteral("--out"),
+            dir.filePath(QStringLiteral("x.png"))});
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains(QStringLiteral("none.json")));
+        const Cli scale = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"),
+            QStringLiteral("quality"), QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png")),
+            QStringLiteral("--scale"), QStringLiteral("5")});
+        QCOMPARE(scale.code, 2);
+    }
+};
+
+int main(int argc, char** argv)
+{
+    // Never the user's settings or data: everything under a temporary home.
+    QTemporaryDir home;
+    qputenv("XDG_CONFIG_HOME", home.filePath(QStringLiteral("config")).toLocal8Bit());
+    qputenv("XDG_DATA_HOME", home.filePath(QStringLiteral("data")).toLocal8Bit());
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("quantscope"));
+    QApplication::setApplicationName(QStringLiteral("quantscope"));
+    TestGui test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_gui.moc"

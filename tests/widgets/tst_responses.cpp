@@ -1,0 +1,810 @@
+// SPDX-License-Identifier: MIT
+// Side-by-side responses: span highlighting, the view's selection, the columns' content from the
+// fixture, the Raw / Rendered toggle, and model output that tries to be HTML, images or links.
+#include "WidgetTestSupport.h"
+#include "model/QualityGates.h"
+#include "widgets/ScreenshotRenderer.h"
+#include "widgets/responses/ResponseColumn.h"
+#include "widgets/responses/ResponseFormatting.h"
+#include "widgets/responses/ResponsesView.h"
+#include "widgets/responses/SafeTextView.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDesktopServices>
+#include <QDir>
+#include <QImage>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSet>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStyleFactory>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextList>
+#include <QToolButton>
+
+using namespace qs;
+
+namespace {
+
+const QString kHostile
+    = QStringLiteral("<img src=\"file:///etc/passwd\"> <b>bold</b> <script>alert(1)</script>\n\n"
+                     "See [link](http://example.com) and ![x](/tmp/x.png) and [local](file:///etc/passwd).");
+
+/// The measured record of `endpoint` in a cell, or nullptr.
+const RunRecord* findRecord(const RunResult& r, int endpoint, const QString& test, int turn, int iteration)
+{
+    for (const RunRecord& rec : r.records)
+        if (!rec.warmup && rec.endpoint == endpoint && rec.test == test && rec.turn == turn
+            && rec.iteration == iteration)
+            return &rec;
+    return nullptr;
+}
+
+int findIndex(const RunResult& r, int endpoint, const QString& test, int turn, int iteration)
+{
+    const RunRecord* rec = findRecord(r, endpoint, test, turn, iteration);
+    return rec ? int(rec - r.records.data()) : -1;
+}
+
+/// Document position of the first fragment whose format satisfies `pred`, or -1.
+template <typename Pred> int findFragment(const QTextDocument* doc, Pred pred)
+{
+    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it)
+            if (it.fragment().isValid() && pred(it.fragment().charFormat()))
+                return it.fragment().position();
+    return -1;
+}
+
+/// The background of the character at `position` (none for a paragraph break).
+QColor backgroundAt(const QTextDocument* doc, int position)
+{
+    const QTextBlock block = doc->findBlock(position);
+    for (auto it = block.begin(); !it.atEnd(); ++it) {
+        const QTextFragment f = it.fragment();
+        if (f.position() <= position && position < f.position() + f.length()) {
+            const QBrush b = f.charFormat().background();
+            return b.style() == Qt::NoBrush ? QColor() : b.color();
+        }
+    }
+    return {};
+}
+
+int imageCount(const QTextDocument* doc)
+{
+    int n = 0;
+    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+        for (auto it = b.begin(); !it.atEnd(); ++it)
+            n += it.fragment().charFormat().isImageFormat() ? 1 : 0;
+    return n;
+}
+
+void clickAt(SafeTextView* view, int position)
+{
+    QTextCursor c(view->document());
+    c.setPosition(position);
+    const QRect r = view->cursorRect(c);
+    const QPoint p(r.x() + 4, r.center().y());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, p);
+}
+
+/// The fixture with one record's content replaced (its gates cleared: they judged other text).
+DashboardData withContent(int recordIndex, const QString& content)
+{
+    auto r = std::make_shared<RunResult>(*test::loadFixture());
+    RunRecord& rec = r->records[std::size_t(recordIndex)];
+    rec.request.response.content = content;
+    rec.request.metrics.visibleContentOffset = 0;
+    rec.gateDetails = nlohmann::json::object();
+    DashboardData d;
+    d.result = r;
+    return d;
+}
+
+class UrlRecorder : public QObject {
+    Q_OBJECT
+public:
+    QList<QUrl> opened;
+public Q_SLOTS:
+    void open(const QUrl& url) { opened << url; }
+};
+
+} // namespace
+
+class TestResponses : public QObject {
+    Q_OBJECT
+private:
+    DashboardData m_data;
+
+    /// Renders the view at 2x into /tmp/shots-responses and checks it is not blank.
+    void shoot(ResponsesView& view, const QString& name)
+    {
+        for (Theme theme : {Theme::Light, Theme::Dark}) {
+            view.setTheme(theme);
+            view.resize(900, 560);
+            view.show();
+            QCoreApplication::processEvents();
+            const QImage image = renderWidget(&view, 2);
+            QCOMPARE(image.size(), QSize(1800, 1120));
+            QVERIFY2(test::distinctColours(image, 2) > 40, qPrintable(name));
+            QDir().mkpath(QStringLiteral("/tmp/shots-responses"));
+            QCOMPARE(
+                savePng(image, QStringLiteral("/tmp/shots-responses/%1-%2.png").arg(name, themeId(theme))),
+                QString());
+        }
+        view.setTheme(Theme::Light);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        m_data = test::fixtureData();
+        QVERIFY(!m_data.isEmpty());
+    }
+
+    // --- ResponseFormatting -------------------------------------------------------------------
+
+    void highlightsComeFromGateDetails()
+    {
+        // nvfp4-like, factual, run 1: a leaked <think> block, four bullets, "Tokyo" found.
+        const RunRecord* rec = findRecord(*m_data.result, 1, QStringLiteral("factual"), 1, 1);
+        QVERIFY(rec);
+        const QString& content = rec->request.response.content;
+        const auto hl = gateHighlights(rec->gateDetails, QStringLiteral("content"), int(content.size()));
+        int thinking = 0, markdown = 0, answer = 0;
+        for (const Highlight& h : hl) {
+            thinking += h.kind == SpanKind::Thinking;
+            markdown += h.kind == SpanKind::Markdown;
+            answer += h.kind == SpanKind::Answer;
+            if (h.kind == SpanKind::Thinking)
+                QVERIFY(content.mid(h.begin, h.end - h.begin).startsWith(u"<think>"));
+            if (h.kind == SpanKind::Markdown)
+                QCOMPARE(content.mid(h.begin, 2), QStringLiteral("- "));
+            if (h.kind == SpanKind::Answer)
+                QCOMPARE(content.mid(h.begin, h.end - h.begin), QStringLiteral("Tokyo"));
+        }
+        QCOMPARE(thinking, 1);
+        QCOMPARE(markdown, 4);
+        QCOMPARE(answer, 1);
+        // within_length points at sentences: not highlighted.
+        QCOMPARE(int(hl.size()), 6);
+        QVERIFY(gateHighlights(rec->gateDetails, QStringLiteral("reasoning"), 0).empty());
+    }
+
+    void malformedRangesAreClippedOrDropped()
+    {
+        using J = nlohmann::json;
+        auto range = [](J field, J begin, J end) {
+            return J {{"field", field}, {"begin", begin}, {"end", end}};
+        };
+        J bold = range("content", 5, 500);
+        bold["what"] = "bold";
+        const J details {{"no_markdown",
+                             {{"ranges",
+                                 J::array({bold, range("content", 9, 3), range("content", "x", 3),
+                                     range("reasoning", 0, 2)})}}},
+            {"within_length", {{"ranges", J::array({range("content", 0, 4)})}}},
+            {"unknown", {{"ranges", J::array({range("content", 0, 4)})}}}, {"coherent", "not an object"}};
+        const auto hl = gateHighlights(details, QStringLiteral("content"), 20);
+        QCOMPARE(int(hl.size()), 1);
+        QCOMPARE(hl[0].begin, 5);
+        QCOMPARE(hl[0].end, 20);
+        QCOMPARE(hl[0].what, QStringLiteral("bold"));
+        QVERIFY(gateHighlights(nlohmann::json(), QStringLiteral("content"), 20).empty());
+    }
+
+    void overlappingSpansShowTheShorterOne()
+    {
+        const QString text = QStringLiteral("xx **Tokyo** yy");
+        const std::vector<Highlight> hl {{3, 12, SpanKind::Markdown, QStringLiteral("bold")},
+            {5, 10, SpanKind::Answer, QStringLiteral("Tokyo")}, {0, 2, SpanKind::Markdown, QString()},
+            {0, 2, SpanKind::Thinking, QString()}};
+        QTextDocument doc;
+        QTextCursor c(&doc);
+        insertHighlighted(c, text, 0, int(text.size()), hl, Theme::Light, QTextCharFormat());
+        QCOMPARE(doc.toPlainText(), text);
+        const ThemeColors& t = themeColors(Theme::Light);
+        QCOMPARE(backgroundAt(&doc, 0), t.thinkingSpan); // equal length: the later kind
+        QCOMPARE(backgroundAt(&doc, 2), QColor());
+        QCOMPARE(backgroundAt(&doc, 3), t.markdownSpan);
+        QCOMPARE(backgroundAt(&doc, 5), t.answerSpan);
+        QCOMPARE(backgroundAt(&doc, 9), t.answerSpan);
+        QCOMPARE(backgroundAt(&doc, 10), t.markdownSpan);
+        QCOMPARE(backgroundAt(&doc, 12), QColor());
+        QTextCursor at(&doc);
+        at.setPosition(6);
+        QVERIFY(at.charFormat().toolTip().contains(u"expected_answer: Tokyo"));
+
+        // A slice: positions shift, highlights are clipped to it.
+        QTextDocument part;
+        QTextCursor pc(&part);
+        insertHighlighted(pc, text, 7, int(text.size()), hl, Theme::Dark, QTextCharFormat());
+        QCOMPARE(part.toPlainText(), QStringLiteral("kyo** yy"));
+        QCOMPARE(backgroundAt(&part, 0), themeColors(Theme::Dark).answerSpan);
+        QCOMPARE(backgroundAt(&part, 3), themeColors(Theme::Dark).markdownSpan);
+    }
+
+    void toolArgumentsArePrettyPrinted()
+    {
+        const auto pretty = prettyJson(QStringLiteral("{\"zeta\":1,\"alpha\":{\"b\":[1,2]}}"));
+        QVERIFY(pretty);
+        QVERIFY(pretty->startsWith(u"{\n  \"zeta\": 1,\n  \"alpha\""));
+        QVERIFY(!prettyJson(QStringLiteral("{\"query\": \"cut off")));
+
+        QTextDocument doc;
+        std::vector<ToolCall> calls(2);
+        calls[0].name = QStringLiteral("web_search");
+        calls[0].arguments = QStringLiteral("{\"query\":\"rain in Lisbon\"}");
+        calls[1].name = QStringLiteral("read_notes");
+        calls[1].arguments = QStringLiteral("{\"list\": <b>x</b>");
+        appendToolCalls(&doc, calls, Theme::Light);
+        const QString text = doc.toPlainText();
+        QVERIFY(text.contains(u"web_search({\n  \"query\": \"rain in Lisbon\"\n})"));
+        QVERIFY(text.contains(u"read_notes({\"list\": <b>x</b>)"));
+        QVERIFY(text.contains(u"not valid JSON"));
+        const int name = text.indexOf(u"web_search");
+        QTextCursor c(&doc);
+        c.setPosition(name + 1);
+        QVERIFY(c.charFormat().fontFixedPitch());
+        QVERIFY(c.charFormat().fontWeight() >= QFont::Bold);
+    }
+
+    // --- ResponsesView ------------------------------------------------------------------------
+
+    void opensOnTheMostDifferentCell()
+    {
+        ResponsesView view;
+        view.setData(m_data);
+        // Recount independently: per cell, gates one endpoint failed and the other did not.
+        const RunResult& r = *m_data.result;
+        int bestScore = -1;
+        QString bestTest;
+        int bestIteration = 0;
+        QStringList order;
+        for (const RunRecord& rec : r.records)
+            if (!rec.warmup && !order.contains(rec.test))
+                order << rec.test;
+        for (const QString& t : order)
+            for (int turn = 1; turn <= 5; ++turn)
+                for (int it = 1; it <= 3; ++it) {
+                    const RunRecord* a = findRecord(r, 0, t, turn, it);
+                    const RunRecord* b = findRecord(r, 1, t, turn, it);
+                    if (!a || !b)
+                        continue;
+                    int score = 0;
+                    for (const QString& g : gateNames())
+                        score += (a->gates.at(g.toStdString()) == false)
+                            != (b->gates.at(g.toStdString()) == false);
+                    if (score > bestScore) {
+                        bestScore = score;
+                        bestTest = t;
+                        bestIteration = it;
+                    }
+                }
+        QCOMPARE(bestTest, QStringLiteral("factual"));
+        QCOMPARE(view.currentTest(), bestTest);
+        QCOMPARE(view.currentTurn(), 1);
+        QCOMPARE(view.currentIteration(), bestIteration);
+        QCOMPARE(view.currentPrompt(), QStringLiteral("What is the capital of Japan?"));
+
+        // Tests in run order, as the evaluation's cells list them.
+        auto* combo = view.findChild<QComboBox*>(QStringLiteral("test"));
+        QVERIFY(combo);
+        QStringList cellTests;
+        for (const CellStatistics& cell : m_data.evaluation->cells)
+            if (!cellTests.contains(cell.test))
+                cellTests << cell.test;
+        QCOMPARE(combo->count(), int(cellTests.size()));
+        for (int i = 0; i < combo->count(); ++i)
+            QCOMPARE(combo->itemData(i).toString(), cellTests[i]);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("factual"));
+        QCOMPARE(combo->currentText(), QStringLiteral("Factual question"));
+    }
+
+    void columnsShowMetricsAndGates()
+    {
+        ResponsesView view;
+        view.setData(m_data);
+        QVERIFY(view.select(QStringLiteral("factual"), 1, 1));
+        QCOMPARE(view.columnCount(), 2);
+        QVERIFY(!view.column(2));
+        const RunResult& r = *m_data.result;
+        for (int e = 0; e < 2; ++e) {
+            ResponseColumn* col = view.column(e);
+            QCOMPARE(col->title(), endpointTitle(r, e));
+            const RunRecord* rec = findRecord(r, e, QStringLiteral("factual"), 1, 1);
+            const RequestMetrics& m = rec->request.metrics;
+            auto label = [col](const char* name) {
+                auto* l = col->findChild<QLabel*>(QString::fromLatin1(name));
+                return l ? l->text() : QString();
+            };
+            QVERIFY(label("ttftVisible").contains(QStringLiteral("%1 ms").arg(*m.ttftVisibleMs, 0, 'f', 0)));
+            const QString any = *m.ttftAnyMs < 100 ? QStringLiteral("%1 ms").arg(*m.ttftAnyMs, 0, 'f', 1)
+                                                   : QStringLiteral("%1 ms").arg(*m.ttftAnyMs, 0, 'f', 0);
+            QVERIFY2(label("ttftAny").contains(any), qPrintable(label("ttftAny")));
+            QVERIFY(label("tokens").contains(QString::number(*m.completionTokens.value)));
+            QVERIFY(!label("tokens").contains(u"estimate")); // the server's usage
+            QVERIFY(col->findChild<QLabel*>(QStringLiteral("tokens"))->toolTip().contains(u"usage"));
+            QVERIFY(label("decode").contains(QStringLiteral("%1 tok/s").arg(*m.decodeTps, 0, 'f', 1)));
+
+            // A badge per judged gate, coloured by verdict, with the reason as tooltip.
+            for (const QString& g : gateNames()) {
+                auto* b = col->findChild<QLabel*>(QStringLiteral("gate:") + g);
+                const nlohmann::json& v = rec->gates.at(g.toStdString());
+                if (v.is_null()) {
+                    QVERIFY2(!b, qPrintable(g));
+                    continue;
+                }
+                QVERIFY2(b, qPrintable(g));
+                const bool pass = v.get<bool>();
+                QCOMPARE(b->text(), (pass ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + g);
+                const QColor bg = pass ? themeColors(Theme::Light).passBackground
+                                       : themeColors(Theme::Light).failBackground;
+                QVERIFY(b->styleSheet().contains(bg.name()));
+                const QString reason = QString::fromStdString(
+                    rec->gateDetails.at(g.toStdString()).at("reason").get<std::string>());
+                QVERIFY2(b->toolTip().contains(reason.toHtmlEscaped()), qPrintable(b->toolTip()));
+            }
+            auto* na = col->findChild<QLabel*>(QStringLiteral("gates:not_applicable"));
+            QVERIFY(na);
+            QVERIFY(na->toolTip().contains(u"tool_call"));
+        }
+        // The nvfp4-like answer leaked thinking and wrote bullets.
+        QCOMPARE(view.column(1)->findChild<QLabel*>(QStringLiteral("gate:no_markdown"))->text(),
+            QStringLiteral("✗ no_markdown"));
+        QCOMPARE(view.column(0)->findChild<QLabel*>(QStringLiteral("gate:no_markdown"))->text(),
+            QStringLiteral("✓ no_markdown"));
+    }
+
+    void rawAnswerIsHighlightedAtTheGatesRanges()
+    {
+        ResponsesView view;
+        view.setData(m_data);
+        QVERIFY(view.select(QStringLiteral("factual"), 1, 1));
+        const RunRecord* rec = findRecord(*m_data.result, 1, QStringLiteral("factual"), 1, 1);
+        const QString& content = rec->request.response.content;
+        const int offset = rec->request.metrics.visibleContentOffset;
+        QCOMPARE(offset, 96);
+        ResponseColumn* col = view.column(1);
+        QVERIFY(!view.rendered());
+
+        // The answer: from the first character after the leaked block, exactly as sent.
+        const QTextDocument* answer = col->answerView()->document();
+        const int start = int(content.indexOf(u"Tokyo is the capital"));
+        QCOMPARE(answer->toPlainText(), content.mid(start));
+        QVERIFY(!answer->toPlainText().contains(u"<think>"));
+        const ThemeColors& t = themeColors(Theme::Light);
+        for (const Highlight& h :
+            gateHighlights(rec->gateDetails, QStringLiteral("content"), int(content.size()))) {
+            if (h.end <= start)
+                continue;
+            QCOMPARE(backgroundAt(answer, h.begin - start), spanColor(h.kind, Theme::Light));
+            QCOMPARE(backgroundAt(answer, h.end - 1 - start), spanColor(h.kind, Theme::Light));
+        }
+        QCOMPARE(backgroundAt(answer, 0), t.answerSpan); // "Tokyo" at 98–103
+        QCOMPARE(backgroundAt(answer, 130 - start), t.markdownSpan); // "- " of the first bullet
+        QCOMPARE(backgroundAt(answer, 129 - start), QColor()); // the line break before it
+        QCOMPARE(backgroundAt(answer, 5), QColor());
+
+        // The leaked thinking: folded, apart, highlighted as thinking.
+        QVERIFY(col->hasReasoning());
+        QVERIFY(!col->reasoningExpanded());
+        QVERIFY(!col->reasoningView()->isVisibleTo(col));
+        QVERIFY(col->reasoningTitle().startsWith(QStringLiteral("Reasoning — 96 characters")));
+        const QTextDocument* reasoning = col->reasoningView()->document();
+        const int think = int(reasoning->toPlainText().indexOf(content.left(offset)));
+        QVERIFY(think > 0);
+        QCOMPARE(backgroundAt(reasoning, think), t.thinkingSpan);
+        QCOMPARE(backgroundAt(reasoning, think + offset - 1), t.thinkingSpan);
+        col->setReasoningExpanded(true);
+        QVERIFY(col->reasoningView()->isVisibleTo(col));
+
+        // The clean endpoint has nothing to fold and nothing highlighted but the answer.
+        ResponseColumn* clean = view.column(0);
+        QVERIFY(!clean->hasReasoning());
+        QVERIFY(!clean->findChild<QToolButton*>(QStringLiteral("reasoningToggle"))->isVisibleTo(clean));
+        QCOMPARE(clean->answerView()->document()->toPlainText(),
+            findRecord(*m_data.result, 0, QStringLiteral("factual"), 1, 1)->request.response.content);
+
+        // Dark theme: the same spans in the dark colours.
+        view.setTheme(Theme::Dark);
+        QCOMPARE(backgroundAt(col->answerView()->document(), 0), themeColors(Theme::Dark).answerSpan);
+        QCOMPARE(
+            backgroundAt(col->answerView()->document(), 130 - start), themeColors(Theme::Dark).markdownSpan);
+    }
+
+    void rawRenderedToggle()
+    {
+        ResponsesView view;
+        view.setData(m_data);
+        QVERIFY(view.select(QStringLiteral("factual"), 1, 1));
+        const QString raw = view.column(1)->answerView()->document()->toPlainText();
+        QVERIFY(raw.contains(u"\n- It's a wonderful city"));
+
+        auto* rendered = view.findChild<QToolButton*>(QStringLiteral("rendered"));
+        QVERIFY(rendered);
+        rendered->click();
+        QVERIFY(view.rendered());
+        const QTextDocument* doc = view.column(1)->answerView()->document();
+        // A chat UI shows a list: the "- " markers are gone, the items are in a QTextList.
+        QVERIFY(!doc->toPlainText().contains(u"- It's"));
+        QVERIFY(doc->toPlainText().contains(u"It's a wonderful city"));
+        int listItems = 0;
+        for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+            listItems += b.textList() ? 1 : 0;
+        QCOMPARE(listItems, 4);
+        QVERIFY(view.column(0)->rendered());
+
+        view.findChild<QToolButton*>(QStringLiteral("raw"))->click();
+        QVERIFY(!view.rendered());
+        QCOMPARE(view.column(1)->answerView()->document()->toPlainText(), raw);
+    }
+
+    void turnAndIterationSelection()
+    {
+        ResponsesView view;
+        view.setData(m_data);
+        view.show();
+        auto* turn = view.findChild<QSpinBox*>(QStringLiteral("turn"));
+        auto* iteration = view.findChild<QSpinBox*>(QStringLiteral("iteration"));
+        QVERIFY(view.select(QStringLiteral("multi-turn-5"), 5, 3));
+        QVERIFY(turn->isVisible());
+        QCOMPARE(turn->maximum(), 5);
+        QCOMPARE(turn->value(), 5);
+        // Measured runs per turn, as the evaluation counted them.
+        int measured = 0;
+        for (const CellStatistics& c : m_data.evaluation->cells)
+            if (c.test == u"multi-turn-5" && c.turn == 5 && c.endpoint == 0)
+                measured = c.measured;
+        QCOMPARE(iteration->maximum(), measured);
+        QCOMPARE(
+            view.currentPrompt(), QStringLiteral("Thanks, that helps. By the way, do you remember my name?"));
+        const RunRecord* rec = findRecord(*m_data.result, 1, QStringLiteral("multi-turn-5"), 5, 3);
+        QVERIFY(view.column(1)->answerView()->document()->toPlainText().startsWith(
+            rec->request.response.content.left(20)));
+
+        turn->setValue(2);
+        QCOMPARE(view.currentTurn(), 2);
+        QCOMPARE(view.currentIteration(), 3);
+        QVERIFY(view.column(0)->answerView()->document()->toPlainText().startsWith(
+            findRecord(*m_data.result, 0, QStringLiteral("multi-turn-5"), 2, 3)
+                ->request.response.content.left(20)));
+
+        QVERIFY(view.select(QStringLiteral("greeting"), 1, 2));
+        QVERIFY(!turn->isVisible());
+        QCOMPARE(view.currentTurn(), 1);
+        QVERIFY(!view.select(QStringLiteral("greeting"), 2, 1));
+        QVERIFY(!view.select(QStringLiteral("greeting"), 1, 4));
+        QVERIFY(!view.select(QStringLiteral("no-such-test"), 1, 1));
+        QCOMPARE(view.currentTest(), QStringLiteral("greeting"));
+        QCOMPARE(view.currentIteration(), 2);
+
+        // Picking another test in the combo keeps the run.
+        auto* combo = view.findChild<QComboBox*>(QStringLiteral("test"));
+        combo->setCurrentIndex(combo->findData(QStringLiteral("tool-web")));
+        QCOMPARE(view.currentTest(), QStringLiteral("tool-web"));
+        QCOMPARE(view.currentIteration(), 2);
+    }
+
+    void setDataKeepsTheSelection()
+    {
+        ResponsesView view;
+        view.setData(m_data);
+        QVERIFY(view.select(QStringLiteral("conversational"), 1, 2));
+        view.setRendered(true);
+        view.column(1)->setReasoningExpanded(true);
+        SafeTextView* answer = view.column(1)->answerView();
+        const QTextDocument* docBefore = answer->document();
+        const QString textBefore = docBefore->toPlainText();
+
+        view.setData(m_data);
+        view.setData(test::fixtureData()); // a fresh copy of the same run, as a live refresh gives
+        QCOMPARE(view.currentTest(), QStringLiteral("conversational"));
+        QCOMPARE(view.currentIteration(), 2);
+        QVERIFY(view.rendered());
+        QVERIFY(view.column(1)->reasoningExpanded());
+        QCOMPARE(view.column(1)->answerView(), answer);
+        QCOMPARE(answer->document()->toPlainText(), textBefore);
+
+        // A live run that has not reached a cell yet: the column says so, and the selection holds.
+        auto partial = std::make_shared<RunResult>(*m_data.result);
+        const int idx = findIndex(*partial, 1, QStringLiteral("conversational"), 1, 2);
+        partial->records.resize(std::size_t(idx));
+        DashboardData live;
+        live.result = partial;
+        live.live = true;
+        view.setData(live);
+        QCOMPARE(view.currentTest(), QStringLiteral("conversational"));
+        QCOMPARE(view.currentIteration(), 2);
+        QVERIFY(view.column(0)->hasRecord());
+        QVERIFY(!view.column(1)->hasRecord());
+        view.setData(m_data);
+        QVERIFY(view.column(1)->hasRecord());
+        QCOMPARE(view.currentIteration(), 2);
+    }
+
+    void emptyState()
+    {
+        ResponsesView view;
+        view.resize(900, 560);
+        view.show();
+        QCoreApplication::processEvents();
+        QCOMPARE(view.columnCount(), 0);
+        QCOMPARE(view.currentTest(), QString());
+        auto* empty = view.findChild<QLabel*>(QStringLiteral("empty"));
+        QVERIFY(empty->isVisible());
+        QVERIFY(!view.findChild<QComboBox*>(QStringLiteral("test"))->isVisible());
+        QVERIFY(!view.findChild<QWidget*>(QStringLiteral("legend"))->isVisible());
+        view.selectMostDifferent(); // nothing to select: no crash
+        QVERIFY(!view.select(QStringLiteral("factual"), 1, 1));
+        shoot(view, QStringLiteral("responses-empty"));
+
+        view.setData(m_data);
+        QCOMPARE(view.columnCount(), 2);
+        QVERIFY(!empty->isVisible());
+        QVERIFY(view.findChild<QComboBox*>(QStringLiteral("test"))->isVisible());
+        QCOMPARE(view.currentTest(), QStringLiteral("factual")); // opened on the most different
+        view.setData(DashboardData {});
+        QCOMPARE(view.columnCount(), 0);
+        QVERIFY(empty->isVisible());
+        QCOMPARE(view.currentTest(), QString());
+        QCOMPARE(view.currentPrompt(), QString());
+
+        // A live run before its first measured response: endpoints, no cells.
+        auto warming = std::make_shared<RunResult>(*m_data.result);
+        std::erase_if(warming->records, [](const RunRecord& r) { return !r.warmup; });
+        DashboardData live;
+        live.result = warming;
+        live.live = true;
+        view.setData(live);
+        QVERIFY(empty->isVisible());
+        QVERIFY(empty->text().contains(u"Waiting"));
+        QCOMPARE(view.currentTest(), QString());
+    }
+
+    void toolCallsAreFormatted()
+    {
+        ResponsesView view;
+        view.setData(m_data);
+        QVERIFY(view.select(QStringLiteral("tool-web"), 1, 1));
+        const RunRecord* rec = findRecord(*m_data.result, 0, QStringLiteral("tool-web"), 1, 1);
+        QCOMPARE(int(rec->request.response.toolCalls.size()), 1);
+        const ToolCall& call = rec->request.response.toolCalls[0];
+        const QString text = view.column(0)->answerView()->document()->toPlainText();
+        QVERIFY(text.contains(call.name + u'('));
+        QVERIFY(text.contains(*prettyJson(call.arguments)));
+        QVERIFY(text.contains(u"\n  \"query\": "));
+        // The other endpoint wrote its call into the text: highlighted as such, no formatted call.
+        const RunRecord* leaked = findRecord(*m_data.result, 1, QStringLiteral("tool-web"), 1, 1);
+        QVERIFY(leaked->request.response.toolCalls.empty());
+        const QTextDocument* doc = view.column(1)->answerView()->document();
+        QCOMPARE(doc->toPlainText(), leaked->request.response.content);
+        QCOMPARE(backgroundAt(doc, 0), themeColors(Theme::Light).toolTextSpan);
+        QCOMPARE(view.column(1)->findChild<QLabel*>(QStringLiteral("gate:tool_call"))->text(),
+            QStringLiteral("✗ tool_call"));
+        QVERIFY(view.column(1)
+                    ->findChild<QLabel*>(QStringLiteral("gate:tool_call"))
+                    ->toolTip()
+                    .contains(u"leaked_into_text"));
+        view.setRendered(true);
+        QVERIFY(view.column(0)->answerView()->document()->toPlainText().contains(u"\n  \"query\": "));
+    }
+
+    void failedRequestShowsKindAdviceAndPartialText()
+    {
+        auto r = std::make_shared<RunResult>(*test::loadFixture());
+        const int idx = findIndex(*r, 1, QStringLiteral("factual"), 1, 2);
+        RunRecord& rec = r->records[std::size_t(idx)];
+        rec.request.failure
+            = makeFailure(FailureKind::IdleTimeout, QStringLiteral("no data for 30 s after 12 tokens"),
+                QStringLiteral("Raise the idle timeout, or check the server's log <b>now</b>."));
+        rec.request.failure.serverMessage = QStringLiteral("<script>x</script>");
+        rec.request.response.content = QStringLiteral("The capital of Japan is");
+        rec.request.metrics.visibleContentOffset = 0;
+        rec.request.metrics.completionTokens = {12, CountSource::Estimate};
+        rec.gateDetails = nlohmann::json::object();
+        for (const QString& g : gateNames())
+            rec.gateDetails[g.toStdString()] = {{"verdict", "not_applicable"},
+                {"reason", "failed request: not judged"}, {"ranges", nlohmann::json::array()}};
+        DashboardData d;
+        d.result = r;
+        ResponsesView view;
+        view.setData(d);
+        QVERIFY(view.select(QStringLiteral("factual"), 1, 2));
+        ResponseColumn* col = view.column(1);
+        auto* failure = col->findChild<QLabel*>(QStringLiteral("failure"));
+        QVERIFY(failure && !failure->isHidden());
+        QVERIFY(failure->text().contains(u"idle_timeout"));
+        QVERIFY(failure->text().contains(u"no data for 30 s after 12 tokens"));
+        QVERIFY(failure->text().contains(u"&lt;b&gt;now&lt;/b&gt;")); // advice escaped, never markup
+        QVERIFY(failure->text().contains(u"&lt;script&gt;"));
+        QVERIFY(failure->text().contains(u"partial response"));
+        QCOMPARE(col->answerView()->document()->toPlainText(), QStringLiteral("The capital of Japan is"));
+        auto* tokens = col->findChild<QLabel*>(QStringLiteral("tokens"));
+        QVERIFY(tokens->text().contains(u"estimate"));
+        QVERIFY(tokens->toolTip().contains(u"one token-bearing event"));
+        QCOMPARE(col->findChild<QLabel*>(QStringLiteral("gates:not_applicable"))->text(),
+            QStringLiteral("not judged"));
+        QVERIFY(!col->findChild<QLabel*>(QStringLiteral("gate:no_markdown")));
+        QVERIFY(view.column(0)->findChild<QLabel*>(QStringLiteral("failure"))->isHidden());
+        shoot(view, QStringLiteral("responses-failed"));
+    }
+
+    // --- Untrusted output ---------------------------------------------------------------------
+
+    void safeTextViewNeverInterpretsOrLoads()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("x.png"));
+        QImage red(8, 8, QImage::Format_RGB32);
+        red.fill(Qt::red);
+        QVERIFY(red.save(png));
+        const QString markdown = kHostile + QStringLiteral("\n\n![real](") + png + QStringLiteral(")");
+
+        SafeTextView view;
+        view.resize(500, 300);
+        view.show();
+        view.setUntrustedPlainText(markdown);
+        QCoreApplication::processEvents();
+        QCOMPARE(view.document()->toPlainText(), markdown);
+        QCOMPARE(imageCount(view.document()), 0);
+        QCOMPARE(findFragment(view.document(), [](const QTextCharFormat& f) { return f.isAnchor(); }), -1);
+
+        view.setUntrustedMarkdown(markdown);
+        view.grab(); // lays out and paints: an image would be fetched now
+        const QString text = view.document()->toPlainText();
+        QVERIFY2(text.contains(u"<img src=\"file:///etc/passwd\">"), qPrintable(text));
+        QVERIFY(text.contains(u"<b>bold</b>"));
+        QVERIFY(text.contains(u"<script>alert(1)</script>"));
+        QCOMPARE(imageCount(view.document()), 0);
+        QVERIFY(text.contains(u"[image “x” not loaded: /tmp/x.png]"));
+        QVERIFY(text.contains(u"not loaded: " + png));
+        QVERIFY(!view.document()->resource(QTextDocument::ImageResource, QUrl::fromLocalFile(png)).isValid());
+        QVERIFY(!view.document()->resource(QTextDocument::ImageResource, QUrl(png)).isValid());
+        QCOMPARE(
+            findFragment(view.document(), [](const QTextCharFormat& f) { return f.isImageFormat(); }), -1);
+
+        // Every resource request ends in the view's refusal: local files included.
+        const int before = view.refusedResourceLoads();
+        QVERIFY(!view.document()
+                     ->resource(QTextDocument::ImageResource, QUrl(QStringLiteral("file:///etc/passwd")))
+                     .isValid());
+        QVERIFY(!view.document()
+                     ->resource(QTextDocument::StyleSheetResource, QUrl::fromLocalFile(png))
+                     .isValid());
+        QCOMPARE(view.refusedResourceLoads(), before + 2);
+        QVERIFY(!view.loadResource(QTextDocument::HtmlResource, QUrl(QStringLiteral("http://example.com")))
+                     .isValid());
+
+        // A click on a link says so and navigates nowhere.
+        QSignalSpy clicked(&view, &SafeTextView::linkActivated);
+        const int anchor = findFragment(view.document(),
+            [](const QTextCharFormat& f) { return f.isAnchor() && f.anchorHref() == u"http://example.com"; });
+        QVERIFY(anchor >= 0);
+        clickAt(&view, anchor);
+        QCOMPARE(clicked.size(), 1);
+        QCOMPARE(clicked.at(0).at(0).toUrl(), QUrl(QStringLiteral("http://example.com")));
+        QVERIFY(view.source().isEmpty());
+        QCOMPARE(view.document()->toPlainText(), text);
+        view.setSource(QUrl(QStringLiteral("http://example.com"))); // even when asked to
+        QCOMPARE(view.document()->toPlainText(), text);
+    }
+
+    void hostileOutputInTheView()
+    {
+        const int idx = findIndex(*m_data.result, 1, QStringLiteral("factual"), 1, 3);
+        ResponsesView view;
+        view.resize(900, 560);
+        view.show();
+        view.setData(withContent(idx, kHostile));
+        QVERIFY(view.select(QStringLiteral("factual"), 1, 3));
+        SafeTextView* answer = view.column(1)->answerView();
+        QCOMPARE(answer->document()->toPlainText(), kHostile); // raw: every character as sent
+        QCOMPARE(imageCount(answer->document()), 0);
+
+        view.setRendered(true);
+        QCoreApplication::processEvents();
+        const QString text = answer->document()->toPlainText();
+        QVERIFY(text.contains(u"<b>bold</b>"));
+        QVERIFY(text.contains(u"<img src=\"file:///etc/passwd\">"));
+        QCOMPARE(imageCount(answer->document()), 0);
+        QCOMPARE(answer->refusedResourceLoads(), 0); // nothing was even asked for
+        shoot(view, QStringLiteral("responses-hostile-rendered"));
+        view.setTheme(Theme::Light);
+        view.resize(900, 560);
+        QCoreApplication::processEvents();
+
+        // Links: only after the user confirms, only http(s).
+        UrlRecorder recorder;
+        QDesktopServices::setUrlHandler(QStringLiteral("http"), &recorder, "open");
+        QDesktopServices::setUrlHandler(QStringLiteral("https"), &recorder, "open");
+        QDesktopServices::setUrlHandler(QStringLiteral("file"), &recorder, "open");
+        const auto cleanup = qScopeGuard([] {
+            QDesktopServices::unsetUrlHandler(QStringLiteral("http"));
+            QDesktopServices::unsetUrlHandler(QStringLiteral("https"));
+            QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+        });
+        auto anchorFor = [answer](const QString& href) {
+            return findFragment(answer->document(),
+                [&href](const QTextCharFormat& f) { return f.isAnchor() && f.anchorHref() == href; });
+        };
+        auto dialog = [&view]() {
+            QCoreApplication::processEvents();
+            const auto boxes = view.findChildren<QMessageBox*>();
+            return boxes.isEmpty() ? nullptr : boxes.last();
+        };
+        const int web = anchorFor(QStringLiteral("http://example.com"));
+        QVERIFY(web >= 0);
+        view.setTheme(Theme::Dark); // links in the theme's link colour, not the application's
+        QTextCursor link(answer->document());
+        link.setPosition(anchorFor(QStringLiteral("http://example.com")) + 1);
+        QCOMPARE(link.charFormat().foreground().color(), themePalette(Theme::Dark).color(QPalette::Link));
+        view.setTheme(Theme::Light);
+
+        clickAt(answer, web);
+        QMessageBox* box = dialog();
+        QVERIFY(box);
+        QVERIFY(box->text().contains(u"http://example.com"));
+        QCOMPARE(box->textFormat(), Qt::PlainText);
+        QVERIFY(recorder.opened.isEmpty());
+        box->button(QMessageBox::Cancel)->click();
+        QCoreApplication::processEvents();
+        QVERIFY(recorder.opened.isEmpty());
+
+        clickAt(answer, web);
+        box = dialog();
+        QVERIFY(box);
+        QPushButton* open = nullptr;
+        for (QAbstractButton* b : box->buttons())
+            if (b->text() == u"Open")
+                open = qobject_cast<QPushButton*>(b);
+        QVERIFY(open);
+        open->click();
+        QCoreApplication::processEvents();
+        QCOMPARE(recorder.opened, QList<QUrl> {QUrl(QStringLiteral("http://example.com"))});
+
+        const int local = anchorFor(QStringLiteral("file:///etc/passwd"));
+        QVERIFY(local >= 0);
+        clickAt(answer, local);
+        box = dialog();
+        QVERIFY(box);
+        QVERIFY(box->text().contains(u"Only http and https"));
+        QCOMPARE(box->buttons().size(), 1);
+        box->buttons().first()->click();
+        QCoreApplication::processEvents();
+        QCOMPARE(recorder.opened.size(), 1);
+        QVERIFY(answer->source().isEmpty());
+        QCOMPARE(answer->document()->toPlainText(), text);
+    }
+
+    // --- Screenshots --------------------------------------------------------------------------
+
+    void screenshots()
+    {
+        ResponsesView view;
+        view.setData(m_data);
+        view.selectMostDifferent();
+        shoot(view, QStringLiteral("responses-raw"));
+        view.column(1)->setReasoningExpanded(true);
+        shoot(view, QStringLiteral("responses-reasoning"));
+        view.column(1)->setReasoningExpanded(false);
+        view.setRendered(true);
+        shoot(view, QStringLiteral("responses-rendered"));
+        view.setRendered(false);
+        QVERIFY(view.select(QStringLiteral("multi-turn-5"), 5, 3));
+        shoot(view, QStringLiteral("responses-multiturn"));
+        QVERIFY(view.select(QStringLiteral("tool-memory"), 1, 1));
+        shoot(view, QStringLiteral("responses-tools"));
+    }
+};
+
+QTEST_MAIN(TestResponses)
+#include "tst_responses.moc"

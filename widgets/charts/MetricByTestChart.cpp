@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/charts/MetricByTestChart.h"
+
+#include "model/Percentile.h"
+
+#include <QBarCategoryAxis>
+#include <QBoxPlotSeries>
+#include <QBoxSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QFontMetricsF>
+#include <QHBoxLayout>
+#include <QHash>
+#include <QSignalBlocker>
+#include <QToolTip>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace qs {
+
+namespace {
+
+const char* const endpointProperty = "qsEndpoint";
+
+bool isTtft(Metric metric)
+{
+    return metric == Metric::TtftVisible || metric == Metric::TtftAny;
+}
+
+QString metricTitle(Metric metric)
+{
+    switch (metric) {
+    case Metric::DecodeTps:
+        return QStringLiteral("Decode rate per test");
+    case Metric::TtftVisible:
+    case Metric::TtftAny:
+        return QStringLiteral("Time to first token per test");
+    case Metric::FirstSentence:
+        return QStringLiteral("Time to first sentence per test");
+    case Metric::E2e:
+        return QStringLiteral("End-to-end latency per test");
+    case Metric::CompletionTokens:
+        return QStringLiteral("Answer length per test");
+    case Metric::PromptTokens:
+        return QStringLiteral("Prompt length per test");
+    }
+    return metricId(metric);
+}
+
+/// How the subtitle names the metric, with its unit.
+QString metricLabel(Metric metric)
+{
+    switch (metric) {
+    case Metric::DecodeTps:
+        return QStringLiteral("decode_tps in tok/s (higher is better)");
+    case Metric::TtftVisible:
+        return QStringLiteral("TTFT visible in ms (lower is better)");
+    case Metric::TtftAny:
+        return QStringLiteral("TTFT any, reasoning included, in ms (lower is better)");
+    case Metric::FirstSentence:
+        return QStringLiteral("first_sentence_ms in ms (lower is better)");
+    case Metric::E2e:
+        return QStringLiteral("e2e_ms in ms (lower is better)");
+    case Metric::CompletionTokens:
+        return QStringLiteral("completion_tokens");
+    case Metric::PromptTokens:
+        return QStringLiteral("prompt_tokens");
+    }
+    return metricId(metric);
+}
+
+/// The formula from docs/methodology.md §3.
+QString metricFormula(Metric metric)
+{
+    switch (metric) {
+    case Metric::DecodeTps:
+        return QStringLiteral("decode_tps = (completion_tokens − 1) / ((e2e_ms − ttft_any_ms) / 1000)\n"
+                              "Per-request decode rate after the first token, reasoning tokens included. "
+                              "Needs completion_tokens ≥ 2.");
+    case Metric::TtftVisible:
+        return QStringLiteral(
+            "ttft_visible_ms = t(first event with visible content or a tool-call fragment) − "
+            "t0\nWhat a user waits for: whitespace-only content and leaked thinking are not "
+            "visible.");
+    case Metric::TtftAny:
+        return QStringLiteral(
+            "ttft_any_ms = t(first token-bearing event) − t0\nTime to the first token of any "
+            "kind, reasoning included; role-only and empty chunks never count.");
+    case Metric::FirstSentence:
+        return QStringLiteral("first_sentence_ms = t(event that completes the first sentence of the visible "
+                              "answer) − t0\nWhen a voice assistant's TTS can start speaking.");
+    case Metric::E2e:
+        return QStringLiteral(
+            "e2e_ms = t(last token-bearing event) − t0\nExcludes the trailing finish, usage "
+            "and [DONE] events.");
+    case Metric::CompletionTokens:
+        return QStringLiteral("completion_tokens: the server's usage, else llama-server's timings, else the "
+                              "number of token-bearing events (an estimate).");
+    case Metric::PromptTokens:
+        return QStringLiteral("prompt_tokens: the server's usage, else llama-server's timings.");
+    }
+    return metricId(metric);
+}
+
+QString definition(Metric metric)
+{
+    return metricFormula(metric)
+        + QStringLiteral(
+            "\n\nOne box per test and endpoint, over measured (non-warm-up), successful requests, "
+            "all turns: whiskers at min and max, box from p25 to p75, line at the median "
+            "(type-7 percentiles). Hover a box for its numbers.");
+}
+
+QString formatValue(double v, const QString& unit)
+{
+    const int decimals = std::abs(v) >= 100 ? 0 : 1;
+    return unit.isEmpty() ? QString::number(v, 'f', decimals)
+                          : QString::number(v, 'f', decimals) + QChar(u' ') + unit;
+}
+
+} // namespace
+
+MetricByTestChart::MetricByTestChart(Metric metric, QWidget* parent)
+    : ChartPanel(parent)
+    , m_metric(metric)
+    , m_x(new QBarCategoryAxis)
+    , m_y(new QValueAxis)
+    , m_variantBox(new QComboBox)
+{
+    m_x->setTitleText(QStringLiteral("test"));
+    m_x->setTruncateLabels(false); // test ids are the point of the axis: slant them instead
+    m_y->setLabelFormat(QStringLiteral("%.0f"));
+    chart()->addAxis(m_x, Qt::AlignBottom);
+    chart()->addAxis(m_y, Qt::AlignLeft);
+
+    setUpTtftVariantPicker(m_variantBox);
+    controls()->addWidget(m_variantBox);
+    connect(m_variantBox, &QComboBox::currentIndexChanged, this,
+        [this](int index) { setMetric(index == 1 ? Metric::TtftAny : Metric::TtftVisible); });
+
+    // Force the first setMetric() to apply everything.
+    m_metric = metric == Metric::DecodeTps ? Metric::TtftAny : Metric::DecodeTps;
+    setMetric(metric);
+}
+
+void MetricByTestChart::setData(const DashboardData& next)
+{
+    m_data = next;
+    rebuild();
+}
+
+void MetricByTestChart::setMetric(Metric metric)
+{
+    if (metric == m_metric)
+        return;
+    m_metric = metric;
+    {
+        const QSignalBlocker blocker(m_variantBox);
+        m_variantBox->setCurrentIndex(metric == Metric::TtftAny ? 1 : 0);
+    }
+    m_variantBox->setVisible(isTtft(metric));
+    setTitle(metricTitle(metric));
+    setDefinition(definition(metric));
+    m_y->setTitleText(metricUnit(metric));
+    rebuild();
+}
+
+void MetricByTestChart::rebuild()
+{
+    if (m_data.isEmpty()) {
+        showMessage(QStringLiteral("No data yet: start a run or open a results file."));
+        return;
+    }
+    const RunResult& run = *m_data.result;
+    const int endpoints = int(run.endpoints.size());
+
+    // One pass: values per endpoint × test, tests in the order they first ran.
+    QStringList tests;
+    QHash<QString, int> testIndex;
+    std::vector<std::vector<std::vector<double>>> values(static_cast<std::size_t>(endpoints));
+    for (const RunRecord& r : run.records) {
+        if (r.warmup || !r.request.ok() || r.endpoint < 0 || r.endpoint >= endpoints)
+            continue;
+        const std::optional<double> v = metricValue(r.request.metrics, m_metric);
+        if (!v || !std::isfinite(*v))
+            continue;
+        auto it = testIndex.constFind(r.test);
+        if (it == testIndex.cend()) {
+            it = testIndex.insert(r.test, int(tests.size()));
+            tests.append(r.test);
+            for (auto& perTest : values)
+                perTest.emplace_back();
+        }
+        values[std::size_t(r.endpoint)][std::size_t(*it)].push_back(*v);
+    }
+    if (tests.isEmpty()) {
+        showMessage(QStringLiteral("No measured, successful request with a %1 yet.").arg(metricId(m_metric)));
+        return;
+    }
+
+    chart()->removeAllSeries();
+    showPlot();
+    const QString unit = metricUnit(m_metric);
+    double top = 0;
+    for (int e = 0; e < endpoints; ++e) {
+        auto* series = new QBoxPlotSeries;
+        series->setName(endpointTitle(run, e));
+        series->setProperty(endpointProperty, e);
+        for (int t = 0; t < int(tests.size()); ++t) {
+            const std::vector<double>& v = values[std::size_t(e)][std::size_t(t)];
+            auto* set = new QBoxSet(tests[t]);
+            if (!v.empty()) {
+                const double lo = *std::min_element(v.begin(), v.end());
+                const double hi = *std::max_element(v.begin(), v.end());
+                const double p25 = *percentile(v, 25);
+                const double p50 = *percentile(v, 50);
+                const double p75 = *percentile(v, 75);
+                set->setValue(QBoxSet::LowerExtreme, lo);
+                set->setValue(QBoxSet::LowerQuartile, p25);
+                set->setValue(QBoxSet::Median, p50);
+                set->setValue(QBoxSet::UpperQuartile, p75);
+                set->setValue(QBoxSet::UpperExtreme, hi);
+                top = std::max(top, hi);
+                set->setProperty("qsToolTip",
+                    QStringLiteral("%1 · %2\nn = %3\nmin %4\np25 %5\nmedian %6\np75 %7\nmax %8")
+                        .arg(tests[t], endpointTitle(run, e))
+                        .arg(v.size())
+                        .arg(formatValue(lo, unit), formatValue(p25, unit), formatValue(p50, unit),
+                            formatValue(p75, unit), formatValue(hi, unit)));
+            } else {
+                set->setProperty("qsToolTip",
+                    QStringLiteral("%1 · %2\nno measured, successful request")
+                        .arg(tests[t], endpointTitle(run, e)));
+            }
+            series->append(set);
+        }
+        connect(series, &QBoxPlotSeries::hovered, this, [this](bool status, QBoxSet* set) {
+            if (status && set)
+                QToolTip::showText(QCursor::pos(), set->property("qsToolTip").toString(), chartView());
+            else
+                QToolTip::hideText();
+        });
+        chart()->addSeries(series);
+        series->attachAxis(m_x);
+        series->attachAxis(m_y);
+    }
+    m_x->setCategories(tests);
+    setNiceRange(m_y, top * 1.05);
+    fitCategoryLabels();
+
+    setSubtitle(metricLabel(m_metric)
+        + QStringLiteral(" per request, measured and successful, all turns: box = p25–p75, line = median, "
+                         "whiskers = min–max."));
+    applyTheme();
+}
+
+void MetricByTestChart::resizeEvent(QResizeEvent* event)
+{
+    ChartPanel::resizeEvent(event);
+    fitCategoryLabels();
+}
+
+void MetricByTestChart::fitCategoryLabels()
+{
+    const QStringList categories = m_x->categories();
+    if (categories.isEmpty())
+        return;
+    const QFontMetricsF metrics(m_x->labelsFont());
+    double widest = 0;
+    for (const QString& c : categories)
+        widest = std::max(widest, metrics.horizontalAdvance(c));
+    // The plot is the view less the value axis; a label needs a little air on both sides.
+    const double perCategory = (chartView()->width() - 90) / double(categories.size());
+    m_x->setLabelsAngle(widest + 12 > perCategory ? -30 : 0);
+}
+
+void MetricByTestChart::applyTheme()
+{
+    for (QAbstractSeries* series : chart()->series()) {
+        auto* box = qobject_cast<QBoxPlotSeries*>(series);
+        if (!box)
+            continue;
+        const QColor color = endpointColor(box->property(endpointProperty).toInt(), theme());
+        QColor fill = color;
+        fill.setAlphaF(theme() == Theme::Dark ? 0.35f : 0.28f);
+        box->setBrush(fill);
+        box->setPen(QPen(color, 1.6));
+    }
+    ChartPanel::applyTheme();
+}
+
+} // namespace qs

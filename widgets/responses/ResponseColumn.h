@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/RunRecord.h"
+#include "widgets/Theme.h"
+
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+class QToolButton;
+
+namespace qs {
+
+class FlowLayout;
+class SafeTextView;
+
+/// One endpoint's response to the selected test, turn and iteration, as a card: the endpoint's
+/// name over a bar in its colour; TTFT (visible and any), completion tokens with their source,
+/// decode rate; a badge per judged gate (its reason as tooltip); a failed request's kind,
+/// message and advice; the reasoning folded away; the answer, raw with the gates' spans
+/// highlighted or rendered as a chat UI would show it; the tool calls.
+class ResponseColumn : public QWidget {
+    Q_OBJECT
+public:
+    explicit ResponseColumn(QWidget* parent = nullptr);
+
+    /// Shows `record` (a copy is kept), or "no response yet" when it is null. Does nothing when
+    /// the same response is shown already, so a live refresh keeps the scroll position and the
+    /// reasoning fold.
+    void setRecord(const QString& endpointTitle, int endpoint, const RunRecord* record);
+    void setTheme(Theme theme);
+    void setRendered(bool rendered); ///< false = raw text with highlights
+    bool rendered() const { return m_rendered; }
+
+    int endpoint() const { return m_endpoint; }
+    QString title() const;
+    bool hasRecord() const { return m_record.has_value(); }
+    const RunRecord* record() const { return m_record ? &*m_record : nullptr; }
+
+    /// The reasoning section: hidden when there is none, folded until the user opens it.
+    bool hasReasoning() const;
+    bool reasoningExpanded() const;
+    void setReasoningExpanded(bool expanded);
+    QString reasoningTitle() const; ///< "Reasoning — N characters"
+
+    SafeTextView* answerView() const { return m_answer; }
+    SafeTextView* reasoningView() const { return m_reasoning; }
+
+Q_SIGNALS:
+    /// A link in the model's output was clicked; nothing has been opened.
+    void linkActivated(const QUrl& url);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void rebuild();
+    void rebuildHeader();
+    void rebuildText();
+    void updateReasoningTitle();
+    void fitReasoningHeight(); ///< as tall as its text, up to a limit: the answer keeps the room
+
+    Theme m_theme = Theme::Light;
+    bool m_rendered = false;
+    int m_endpoint = -1;
+    std::optional<RunRecord> m_record;
+
+    QLabel* m_title = nullptr;
+    QLabel* m_subtitle = nullptr;
+    QWidget* m_metricsBox = nullptr;
+    FlowLayout* m_metrics = nullptr;
+    QWidget* m_badgesBox = nullptr;
+    FlowLayout* m_badges = nullptr;
+    QLabel* m_failure = nullptr;
+    QToolButton* m_reasoningToggle = nullptr;
+    SafeTextView* m_reasoning = nullptr;
+    QLabel* m_answerCaption = nullptr;
+    SafeTextView* m_answer = nullptr;
+};
+
+} // namespace qs
