@@ -8,9 +8,8 @@
 
 namespace qs::app {
 
-// Until the dashboard lands, `quantscope` with no arguments runs the main job headless on the
-// embedded default: the voice-assistant suite (shortened) against the two simulated endpoints,
-// then prints the summary.
+// `quantscope demo` (and `quantscope` with no display): the dashboard's first run, headless — the
+// voice-assistant suite (shortened) against the two simulated endpoints, then the summary.
 int runDemo(const QStringList& args)
 {
     QTextStream err(stderr);

@@ -50,7 +50,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-Q_LOGGING_CATEGORY(lcGui, "quantscope.gui")
+// Debug output (slow view refreshes) with QT_LOGGING_RULES="quantscope.gui.debug=true".
+Q_LOGGING_CATEGORY(lcGui, "quantscope.gui", QtInfoMsg)
 
 namespace qs::app {
 

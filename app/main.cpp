@@ -48,6 +48,8 @@ int main(int argc, char** argv)
 
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("quantscope"));
+    // The same data folder as the dashboard's (~/.local/share/quantscope/quantscope).
+    QCoreApplication::setOrganizationName(QStringLiteral("quantscope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(QS_VERSION));
     const QStringList args = QCoreApplication::arguments();
     const QString command = args.value(1);

@@ -120,7 +120,7 @@ RunPanel::RunPanel(QWidget* parent)
     m_progress = new QProgressBar;
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
-    m_progress->setFormat(QStringLiteral("%v / %m requests"));
+    m_progress->setFormat(QStringLiteral("No run yet"));
     m_progressLine = new QLabel;
     m_progressLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status = new QLabel;
@@ -352,6 +352,9 @@ void RunPanel::beginLive(const QStringList& endpointLabels)
         placeholder->setVisible(endpointLabels.isEmpty());
     for (const QString& label : endpointLabels)
         addColumn(label);
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(QStringLiteral("Starting…"));
 }
 
 void RunPanel::addColumn(const QString& label)

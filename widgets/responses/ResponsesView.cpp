@@ -273,7 +273,12 @@ void ResponsesView::selectMostDifferent()
     // Cells are ordered by test (run order), turn and iteration: ties go to the first.
     auto best = m_cells.begin();
     int bestScore = -1;
+    // The first runs of every test and turn are plenty to find a telling example, and keep this
+    // cheap on the GUI thread when a file holds 100,000 records.
+    constexpr int MaxIterationScanned = 50;
     for (auto it = m_cells.begin(); it != m_cells.end(); ++it) {
+        if (std::get<2>(it->first) > MaxIterationScanned)
+            continue;
         const int score = verdictDifferences(*m_data.result, it->second);
         if (score > bestScore) {
             best = it;

@@ -36,7 +36,7 @@ public:
     /// Selects a test, turn and iteration (measured runs); false when that cell does not exist.
     bool select(const QString& test, int turn, int iteration);
     /// Selects the first cell where the endpoints' gate verdicts differ most (used on open and by
-    /// screenshots: the most telling comparison).
+    /// screenshots: the most telling comparison), among the first 50 runs of each test and turn.
     void selectMostDifferent();
     QString currentTest() const;
     int currentTurn() const;
