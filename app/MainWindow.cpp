@@ -155,6 +155,7 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
     connect(m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
     connect(m_controller, &RunController::failed, this, [this](const QString& message) {
         m_liveTimer->stop();
+        m_live.reset();
         m_liveChart->endLive();
         m_runPanel->setRunning(false);
         m_runPanel->setStatusText(QStringLiteral("The run could not start: ") + message);
@@ -191,7 +192,13 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
         QTimer::singleShot(0, this, &MainWindow::offerRecovery);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The runner first: it cancels and journals what is in flight while the run's simulated
+    // servers (m_runResolver, destroyed with the members) are still there to talk to.
+    delete m_controller;
+    m_controller = nullptr;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Layout
@@ -596,15 +603,18 @@ void MainWindow::openFiles(const QStringList& paths)
         Q_EMIT loadFinished(false, QStringLiteral("a run is in progress"));
         return;
     }
-    ++m_generation;
-    const quint64 generation = m_generation;
+    // What is shown stays (and its evaluation goes on) until the file has loaded: a file that
+    // cannot be read changes nothing. Only the latest Open counts.
+    const quint64 load = ++m_loadSequence;
     statusBar()->showMessage(QStringLiteral("Opening %1…").arg(paths.join(QStringLiteral(", "))));
     auto* watcher = new QFutureWatcher<Loaded>(this);
-    connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, generation, paths] {
+    connect(watcher, &QFutureWatcher<Loaded>::finished, this, [this, watcher, load, paths] {
         const Loaded loaded = watcher->result();
         watcher->deleteLater();
-        if (generation != m_generation)
+        if (load != m_loadSequence || running()) {
+            Q_EMIT loadFinished(false, QStringLiteral("superseded by a later Open or a run"));
             return;
+        }
         if (!loaded.error.isEmpty()) {
             statusBar()->showMessage(QStringLiteral("Could not open: ") + loaded.error);
             auto* box = new QMessageBox(QMessageBox::Warning,
@@ -617,6 +627,7 @@ void MainWindow::openFiles(const QStringList& paths)
             Q_EMIT loadFinished(false, loaded.error);
             return;
         }
+        ++m_generation;
         m_currentFile = paths.size() == 1 ? QFileInfo(paths.front()).absoluteFilePath() : QString();
         addRecent(paths);
         m_baseline = 0;
@@ -755,7 +766,7 @@ void MainWindow::offerRecovery()
 
 bool MainWindow::running() const
 {
-    return m_controller->running();
+    return m_controller && m_controller->running();
 }
 
 RunEndpoint MainWindow::resolveEntryOffline(const EndpointEntry& entry)
@@ -856,6 +867,7 @@ void MainWindow::startRun()
     live->endpoints = request.endpoints;
     m_live = live;
     ++m_generation;
+    ++m_loadSequence; // a file still loading is not shown over the run
     m_currentFile.clear();
     m_sources.clear();
     m_baseline = 0;

@@ -138,6 +138,7 @@ private:
     QString m_currentFile; ///< where the shown results live on disk; empty when unsaved
     QStringList m_sources; ///< the files the data shown (or being evaluated) comes from
     quint64 m_generation = 0; ///< bumped whenever what is shown changes source
+    quint64 m_loadSequence = 0; ///< the latest Open; older loads are dropped when they finish
     bool m_persistent = true;
     bool m_evaluating = false;
     bool m_refreshPending = false;
