@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QIcon>
 #include <QStyleFactory>
 #include <QTextStream>
 
@@ -27,6 +28,14 @@ void setUpApplication(QApplication& app)
     QApplication::setOrganizationName(QStringLiteral("quantscope"));
     QApplication::setApplicationDisplayName(QStringLiteral("Quantscope"));
     QApplication::setApplicationVersion(QStringLiteral(QS_VERSION));
+    // The installed desktop entry's name (packaging/): Wayland compositors match windows to it.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.quantscope.Quantscope"));
+    // Every size the resource holds (resources/CMakeLists.txt), so title bars and task bars
+    // pick a drawn size instead of scaling one picture.
+    QIcon icon;
+    for (const int size : {16, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/quantscope-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
     // Fusion looks the same on every desktop and takes our palette fully, so screenshots match.
     app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
 }

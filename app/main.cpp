@@ -3,9 +3,11 @@
 #include "app/Commands.h"
 
 #include <QCoreApplication>
+#include <QSysInfo>
 #include <QTextStream>
 
 namespace {
+// Every subcommand has a line here; each explains its own options with `COMMAND --help`.
 const char* const Usage
     = "Usage: quantscope [COMMAND] [OPTIONS]\n"
       "       quantscope              open the dashboard (simulated endpoints preset: press Run)\n"
@@ -14,17 +16,45 @@ const char* const Usage
       "\n"
       "Commands:\n"
       "  gui [FILE...]     open the dashboard; with files, review them (several side by side)\n"
-      "  screenshot FILE   render a view of a results file to PNG, headless (--list-views)\n"
       "  run               run a suite against endpoints and save every measurement\n"
       "  summary FILE      medians per endpoint and test from a results file\n"
+      "  report FILE...    write the recommendation document (md, html, pdf)\n"
+      "  screenshot FILE   render a view of a results file to PNG, headless (--list-views)\n"
       "  recover JOURNAL   turn an interrupted run's journal into a results file\n"
       "  probe [URL...]    health, models, runtime, context size and round-trip time of endpoints\n"
       "  chat [URL]        send one streamed chat completion and print every measurement\n"
       "  emulate           serve an emulated llama-server/vLLM/SGLang on loopback\n"
       "  demo              run the voice-assistant suite on two simulated endpoints in the terminal\n"
       "\n"
+      "Options:\n"
+      "  -h, --help        this text\n"
+      "  -v, --version     the version, the Qt it runs on and how it was built\n"
+      "\n"
       "Without a URL, probe and chat use built-in simulated endpoints, so they work with no server.\n"
-      "'quantscope COMMAND --help' lists a command's options.\n";
+      "'quantscope COMMAND --help' lists a command's options.\n"
+      "Documentation: README.md and docs/ (the .deb puts them in /usr/share/doc/quantscope).\n";
+
+// The compiler, for bug reports: a measurement tool's numbers can depend on how it was built.
+#if defined(__clang__)
+#define QS_COMPILER "Clang " __clang_version__
+#elif defined(__GNUC__)
+#define QS_COMPILER "GCC " __VERSION__
+#else
+#define QS_COMPILER "an unknown compiler"
+#endif
+#ifndef QS_BUILD_TYPE
+#define QS_BUILD_TYPE "unspecified"
+#endif
+
+void printVersion()
+{
+    // The runtime Qt first (it decides behaviour); the one compiled against can differ after an
+    // upgrade of the Qt packages.
+    QTextStream(stdout) << "quantscope " QS_VERSION " (Qt " << qVersion() << ")\n"
+                        << "Built with " QS_COMPILER " against Qt " QT_VERSION_STR ", "
+                        << QS_BUILD_TYPE " build, for " << QSysInfo::buildCpuArchitecture() << ".\n"
+                        << "MIT License.\n";
+}
 
 bool haveDisplay()
 {
@@ -56,7 +86,7 @@ int main(int argc, char** argv)
     const QStringList rest = args.mid(2);
 
     if (command == u"--version" || command == u"-v" || command == u"version") {
-        QTextStream(stdout) << "quantscope " QS_VERSION " (Qt " << qVersion() << ")\n";
+        printVersion();
         return 0;
     }
     if (command == u"--help" || command == u"-h" || command == u"help") {
