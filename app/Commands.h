@@ -15,8 +15,9 @@ int runDemo(const QStringList& args);
 int runRun(const QStringList& args);
 int runSummary(const QStringList& args);
 int runRecover(const QStringList& args);
-// These two create their own QApplication (Qt Charts needs one), so they take argc/argv.
+// These create their own QApplication (Qt Charts needs one), so they take argc/argv.
 int runGui(int argc, char** argv, const QStringList& args);
 int runScreenshot(int argc, char** argv, const QStringList& args);
+int runReport(int argc, char** argv, const QStringList& args);
 
 } // namespace qs::app

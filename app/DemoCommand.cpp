@@ -16,9 +16,11 @@ int runDemo(const QStringList& args)
     if (args.contains(u"--help") || args.contains(u"-h")) {
         QTextStream(stdout)
             << "Usage: quantscope demo [RUN OPTIONS]\n\n"
-               "Runs the voice-assistant suite (1 warm-up, 2 measured runs, parallel) against the two built-in\n"
+               "Runs the voice-assistant suite (1 warm-up, 2 measured runs, parallel) against the two "
+               "built-in\n"
                "simulated endpoints, saves the results under the data folder and prints the summary. Any\n"
-               "option of `quantscope run` (see quantscope run --help) overrides the defaults, e.g. --runs 5.\n";
+               "option of `quantscope run` (see quantscope run --help) overrides the defaults, e.g. --runs "
+               "5.\n";
         return 0;
     }
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);

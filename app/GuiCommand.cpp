@@ -160,19 +160,16 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
         return 2;
     }
 
-    std::vector<LabelledResult> loaded;
-    for (const QString& f : files) {
-        try {
-            RunResult r = loadResults(f);
-            if (const QString note = ensureGates(r); !note.isEmpty())
-                err << "note: " << QFileInfo(f).fileName() << ": " << note << '\n';
-            loaded.push_back({QFileInfo(f).completeBaseName(), std::move(r)});
-        } catch (const ResultFileError& e) {
-            err << "quantscope screenshot: " << QString::fromUtf8(e.what()) << '\n';
-            return 1;
-        }
+    std::shared_ptr<const RunResult> result;
+    try {
+        QStringList notes;
+        result = std::make_shared<const RunResult>(loadForReview(files, &notes));
+        for (const QString& note : std::as_const(notes))
+            err << "note: " << note << '\n';
+    } catch (const ResultFileError& e) {
+        err << "quantscope screenshot: " << QString::fromUtf8(e.what()) << '\n';
+        return 1;
     }
-    auto result = std::make_shared<const RunResult>(combineResults(std::move(loaded)));
     DashboardData data = prepareDashboard(result, 0);
     data.sources = files;
 

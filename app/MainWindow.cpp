@@ -2,8 +2,8 @@
 #include "app/MainWindow.h"
 
 #include "app/DashboardViews.h"
+#include "app/ReportDialog.h"
 #include "app/ScreenshotDialog.h"
-#include "app/SummaryText.h"
 #include "model/ResultFile.h"
 #include "model/RunJournal.h"
 #include "model/Suite.h"
@@ -37,7 +37,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSaveFile>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStandardPaths>
@@ -99,19 +98,11 @@ struct Loaded {
 Loaded loadAndCombine(const QStringList& paths)
 {
     Loaded out;
-    std::vector<LabelledResult> files;
-    for (const QString& path : paths) {
-        try {
-            RunResult r = loadResults(path);
-            if (const QString note = ensureGates(r); !note.isEmpty())
-                out.notes << QFileInfo(path).fileName() + QStringLiteral(": ") + note;
-            files.push_back({QFileInfo(path).completeBaseName(), std::move(r)});
-        } catch (const ResultFileError& e) {
-            out.error = QString::fromUtf8(e.what());
-            return out;
-        }
+    try {
+        out.result = std::make_shared<const RunResult>(loadForReview(paths, &out.notes));
+    } catch (const ResultFileError& e) {
+        out.error = QString::fromUtf8(e.what());
     }
-    out.result = std::make_shared<const RunResult>(combineResults(std::move(files)));
     return out;
 }
 
@@ -1069,20 +1060,10 @@ void MainWindow::exportReport()
 {
     if (!m_data.result || !m_data.evaluation)
         return;
-    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Export report"),
-        QDir::home().filePath(QStringLiteral("quantscope-summary.txt")), QStringLiteral("Text (*.txt *.md)"));
-    if (path.isEmpty())
-        return;
-    QString text;
-    QTextStream out(&text);
-    writeSummaryText(out, *m_data.result, *m_data.evaluation);
-    out.flush();
-    QSaveFile file(path);
-    const QByteArray bytes = text.toUtf8();
-    const bool ok = file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit();
-    statusBar()->showMessage(ok ? QStringLiteral("Exported %1").arg(path)
-                                : QStringLiteral("Not exported: %1").arg(file.errorString()),
-        10000);
+    // The recommendation document: a profile, a format, a preview, then Save (ReportDialog).
+    ReportDialog dialog(m_data, this);
+    if (dialog.exec() == QDialog::Accepted)
+        statusBar()->showMessage(QStringLiteral("Report exported"), 10000);
 }
 
 } // namespace qs::app

@@ -18,7 +18,7 @@ const char* const Usage
       "  gui [FILE...]     open the dashboard; with files, review them (several side by side)\n"
       "  run               run a suite against endpoints and save every measurement\n"
       "  summary FILE      medians per endpoint and test from a results file\n"
-      "  report FILE...    write the recommendation document (md, html, pdf)\n"
+      "  report FILE...    the recommendation document (Markdown, HTML or PDF) with a decision profile\n"
       "  screenshot FILE   render a view of a results file to PNG, headless (--list-views)\n"
       "  recover JOURNAL   turn an interrupted run's journal into a results file\n"
       "  probe [URL...]    health, models, runtime, context size and round-trip time of endpoints\n"
@@ -73,6 +73,8 @@ int main(int argc, char** argv)
         rawArgs << QString::fromLocal8Bit(argv[i]);
     if (first == u"screenshot")
         return qs::app::runScreenshot(argc, argv, rawArgs);
+    if (first == u"report")
+        return qs::app::runReport(argc, argv, rawArgs);
     if (first == u"gui" || (first.isEmpty() && haveDisplay()))
         return qs::app::runGui(argc, argv, rawArgs);
 

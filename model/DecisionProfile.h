@@ -22,7 +22,8 @@ namespace qs {
 ///                                              the paired comparison does not find the baseline better
 ///   {"gate": G, "not_worse_than_baseline": true}
 ///                                              McNemar / Newcombe does not find the baseline better
-/// Every form takes an optional "test" (a test id; default: all tests pooled) and "title".
+/// Every form takes an optional "test" (a test id; default: all tests pooled), "id", "title" and
+/// "rationale". A profile file is {"id", "name"?, "description"?, "criteria": [...]}.
 struct Criterion {
     enum class Kind { GateMaxFailures, GateMinPassRate, MetricMax, MetricMin, MetricNotWorse, GateNotWorse };
     QString id; ///< stable, e.g. "thinking_leaks"
@@ -35,6 +36,14 @@ struct Criterion {
     QString test; ///< empty: all tests pooled
     QString rationale; ///< why this criterion exists (shown in the report)
 };
+
+/// "gate_max_failures", "gate_min_pass_rate", "metric_max", "metric_min", "metric_not_worse",
+/// "gate_not_worse".
+QString criterionKindId(Criterion::Kind kind);
+/// True for the three gate kinds (`gate` is set), false for the metric kinds (`metric` is set).
+bool isGateCriterion(const Criterion& criterion);
+/// The criterion in its file form plus "kind" (every default filled in), for reports and scripts.
+nlohmann::json toJson(const Criterion& criterion);
 
 /// The criteria a candidate must meet, e.g. the built-in "voice-assistant" profile from the
 /// seeds: thinking leaks 0, tool calls ≥ 6/10, no markdown ≥ 12/15, TTFT-visible ≤ 120 ms, decode

@@ -2,8 +2,10 @@
 #include "model/Evaluation.h"
 
 #include "model/QualityGates.h"
+#include "model/ResultFile.h"
 #include "model/Suite.h"
 
+#include <QFileInfo>
 #include <algorithm>
 
 namespace qs {
@@ -101,6 +103,18 @@ RunResult combineResults(std::vector<LabelledResult> files)
         note += QStringLiteral("; ") + out.note;
     out.note = note;
     return out;
+}
+
+RunResult loadForReview(const QStringList& paths, QStringList* notes)
+{
+    std::vector<LabelledResult> files;
+    for (const QString& path : paths) {
+        RunResult r = loadResults(path);
+        if (const QString note = ensureGates(r); !note.isEmpty() && notes)
+            *notes << QFileInfo(path).fileName() + QStringLiteral(": ") + note;
+        files.push_back({QFileInfo(path).completeBaseName(), std::move(r)});
+    }
+    return combineResults(std::move(files));
 }
 
 } // namespace qs

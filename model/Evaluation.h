@@ -56,4 +56,10 @@ struct LabelledResult {
 /// is. The note says which files were combined and whether their suites differ.
 RunResult combineResults(std::vector<LabelledResult> files);
 
+/// What the dashboard, `screenshot` and `report` do with the files a user names: load each
+/// (labelled by its base name), judge records that carry no gate verdicts (ensureGates; one note
+/// per file that needed it, "FILE: NOTE", appended to `notes`), and combine them. Throws
+/// ResultFileError for the first file that cannot be used.
+RunResult loadForReview(const QStringList& paths, QStringList* notes = nullptr);
+
 } // namespace qs

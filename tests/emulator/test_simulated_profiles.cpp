@@ -225,8 +225,9 @@ const QStringList kTextPrompts = {QStringLiteral("What is the capital of Japan?"
 
 TEST(SimulatedProfiles, NamesDescriptionsAndUnknown)
 {
-    EXPECT_EQ(
-        simulatedProfileNames(), (QStringList {QStringLiteral("nvfp4-like"), QStringLiteral("q4km-like")}));
+    EXPECT_EQ(simulatedProfileNames(),
+        (QStringList {QStringLiteral("nvfp4-like"), QStringLiteral("q4km-like"),
+            QStringLiteral("nvfp4-base-like"), QStringLiteral("nvfp4-fixed-like")}));
     for (const QString& name : simulatedProfileNames()) {
         EXPECT_TRUE(
             simulatedProfileDescription(name).contains(QLatin1String("Simulated"), Qt::CaseInsensitive));
@@ -285,7 +286,8 @@ TEST(SimulatedProfiles, Q4kmTtftGrowsOverAFiveTurnConversation)
         return 40 + 0.0123 * n * n;
     };
     EXPECT_NEAR(replies.front().ttftMs, expected(0), 0.15 * expected(0) + 40);
-    EXPECT_NEAR(replies.back().ttftMs, expected(replies.size() - 1), 0.15 * expected(replies.size() - 1) + 60);
+    EXPECT_NEAR(
+        replies.back().ttftMs, expected(replies.size() - 1), 0.15 * expected(replies.size() - 1) + 60);
     EXPECT_GT(replies.back().ttftMs, 3 * replies.front().ttftMs);
     for (std::size_t i = 1; i < replies.size(); ++i)
         EXPECT_GT(replies[i].ttftMs, replies[i - 1].ttftMs) << "turn " << i + 1;

@@ -18,6 +18,13 @@ using detail::Answer;
 using detail::Conversation;
 using detail::Intent;
 
+/// How the answers come out.
+enum class Manners {
+    Clean, ///< the keyword model's answer as it is, tool calls through the API
+    Sloppy, ///< NVFP4's manners: markdown, verbosity, thinking leaks, broken tool calls
+    Garbled, ///< a base model that needs its thinking, with thinking off: gibberish, no tool calls
+};
+
 struct Profile {
     const char* name;
     Dialect dialect;
@@ -29,7 +36,7 @@ struct Profile {
     double ttftJitter; ///< ± fraction, uniform
     double tokensPerSecond;
     double tpsJitter; ///< ± fraction, uniform
-    bool sloppy; ///< NVFP4's manners: markdown, verbosity, thinking leaks, broken tool calls
+    Manners manners;
     const char* description;
 };
 
@@ -38,13 +45,29 @@ struct Profile {
 // (~154 prompt tokens) and ~1.4 s at its fifth (~332), as the seeds' 297 ms → 1378 ms.
 const Profile kProfiles[] = {
     {"nvfp4-like", Dialect::Vllm, "sim-qwen3.5-9b-nvfp4", "0.17.1+simulated", 85, 0.05, 0, 0.05, 20, 0.12,
-        true,
+        Manners::Sloppy,
         "Simulated vLLM serving Qwen3.5-9B NVFP4 (no real model): flat ~90 ms TTFT, ~20 tok/s, right answers "
         "but frequent markdown, verbose replies, thinking leaks and broken tool calls."},
     {"q4km-like", Dialect::LlamaServer, "sim-qwen3.5-9b-q4_k_m", "b9478-simulated", 40, 0, 0.0123, 0.04, 38,
-        0.06, false,
+        0.06, Manners::Clean,
         "Simulated llama-server serving Qwen3.5-9B Q4_K_M (no real model): TTFT ~300 ms growing to "
         "~1.4 s over a 5-turn conversation, ~38 tok/s, clean concise answers and correct tool calls."},
+    // The seeds' v3: AxionML/Qwen3.5-9B-NVFP4 is the *base* model, not the Opus-Distilled fine-tune;
+    // with thinking off it answered in gibberish (factual 0/5, reasoning 0/5, tool calls 0/10, no
+    // markdown 4/15, no leaks) at 80-100 ms TTFT and 17-23 tok/s. "base" in the model id is what
+    // lets the models_differ guardrail see the different fine-tune.
+    {"nvfp4-base-like", Dialect::Vllm, "sim-qwen3.5-9b-base-nvfp4", "0.17.1+simulated", 85, 0.05, 0, 0.05, 20,
+        0.12, Manners::Garbled,
+        "Simulated vLLM serving the base Qwen3.5-9B in NVFP4 (like AxionML/Qwen3.5-9B-NVFP4; no real model) "
+        "with thinking off: flat ~90 ms TTFT, ~20 tok/s, garbled mixed-script answers and no tool calls."},
+    // What would make the switch right: the baseline's own fine-tune in NVFP4 on vLLM, started with
+    // --reasoning-parser and --enable-auto-tool-choice --tool-call-parser, with CUDA graphs (no
+    // --enforce-eager). The seeds never got this far (serving was blocked); it is the fair comparison
+    // their "what would change this recommendation" describes.
+    {"nvfp4-fixed-like", Dialect::Vllm, "sim-qwen3.5-9b-nvfp4", "0.17.1+simulated", 80, 0.04, 0, 0.05, 40,
+        0.06, Manners::Clean,
+        "Simulated vLLM serving the same Qwen3.5-9B fine-tune in NVFP4 with reasoning and tool-call parsers "
+        "(no real model): flat ~90 ms TTFT, ~40 tok/s, clean concise answers and correct tool calls."},
 };
 
 // How often the NVFP4 imitation misbehaves (003_*'s same-model table: no markdown 3/15, thinking
@@ -291,6 +314,40 @@ void sloppyOutput(Script& s, const Answer& a, const Conversation& c, const Draws
     s.content = detail::wordTokens(content);
 }
 
+// Pieces of the seeds' v3 sample (".isantts     E_OVER S copr; '...CSiscoslmogn不辞 продать / '^当
+// /M刘邦opIS ( S Z-s优化e'") and more of the same kind: subword debris in several scripts, with
+// words that switch script mid-word. None spells an expected answer of the built-in suites.
+const char* const kDebris[] = {".isantts", "E_OVER", "S", "copr;", "'...CSiscoslmogn", "不辞", "продать", "/",
+    "'^当", "/M刘邦opIS", "(", "Z-s优化e'", "ücretsiz", "ndr", "_CTRL", "vé", "mogn", "Tr人", "ское", "quel",
+    "ptsd", "ogh", "的是", "xcf", "ла", "ILL", "strpos", "Kre", "ación", "опт優", ";", "nK", "ーム", "rd",
+    "Bew", "iglia", "ENT", "ks"};
+// Every answer has at least one of these: words that switch script, as in "M刘邦opIS".
+const char* const kMixedWords[] = {"M刘邦opIS", "Z-s优化e", "tr优ation", "pro优化duct", "Kapiт", "ом优e"};
+
+// The seeds' v3 base model with thinking off: noise instead of an answer, a tool request answered
+// with noise too (0/10 calls), and markdown-like symbols in most replies (4/15 clean).
+void garbledOutput(Script& s, const Draws& d)
+{
+    std::mt19937_64 rng(d.variant);
+    const int words = 18 + int(rng() % 24);
+    QStringList out;
+    const int mixedAt = int(rng() % quint64(words));
+    for (int i = 0; i < words; ++i) {
+        if (i == mixedAt)
+            out << QString::fromUtf8(kMixedWords[rng() % std::size(kMixedWords)]);
+        else
+            out << QString::fromUtf8(kDebris[rng() % std::size(kDebris)]);
+    }
+    if (d.markdown < kMarkdownRate) {
+        const int at = int(rng() % quint64(out.size()));
+        if (d.style < 0.5)
+            out[at] = QStringLiteral("**") + out[at] + QStringLiteral("**");
+        else
+            out.insert(at, QStringLiteral("\n- "));
+    }
+    s.content = detail::wordTokens(out.join(u' '));
+}
+
 double prefillMs(const Profile& p, int promptTokens)
 {
     const double n = promptTokens;
@@ -317,10 +374,17 @@ Script scriptFor(ProfileState& state, const RequestInfo& info)
         return s;
     }
     const Answer a = detail::answerFor(c, d.variant);
-    if (p.sloppy)
-        sloppyOutput(s, a, c, d);
-    else
+    switch (p.manners) {
+    case Manners::Clean:
         cleanOutput(s, a, p);
+        break;
+    case Manners::Sloppy:
+        sloppyOutput(s, a, c, d);
+        break;
+    case Manners::Garbled:
+        garbledOutput(s, d);
+        return s; // no reasoning either: thinking is what this model lacks
+    }
     if (c.thinking) { // only when explicitly asked for: the suites run with thinking off
         s.reasoning = detail::wordTokens(a.thought);
         s.reasoningMode = ReasoningMode::Parsed;

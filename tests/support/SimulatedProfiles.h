@@ -15,6 +15,12 @@
 // seeds (297 → 1378 ms); a single question with three tool schemas lands near their ~760 ms.
 // nvfp4-like: base 85 ms, linear 0.05 ms/token (DeltaNet's linear attention): ~90 ms, ~100 ms
 // at 300 tokens. Decode: q4km-like 38 tok/s ± 6 %, nvfp4-like 20 tok/s ± 12 %.
+//
+// Two more replay the seeds' other situations for the decision profiles (docs/decision-profiles.md):
+// nvfp4-base-like is the base Qwen3.5-9B in NVFP4 with thinking off (v3: garbled answers, no tool
+// calls; its model id says "base", so the models_differ guardrail sees the other fine-tune), and
+// nvfp4-fixed-like is the baseline's fine-tune in NVFP4 on a correctly configured vLLM (parsers on,
+// CUDA graphs): clean answers, ~90 ms TTFT, ~40 tok/s — the fair comparison that passes.
 
 #include "tests/support/Emulator.h"
 
@@ -24,7 +30,8 @@
 
 namespace qs::emu {
 
-/// Names of the built-in simulated endpoint profiles: "nvfp4-like", "q4km-like".
+/// Names of the built-in simulated endpoint profiles: "nvfp4-like", "q4km-like", "nvfp4-base-like",
+/// "nvfp4-fixed-like".
 QStringList simulatedProfileNames();
 
 /// A ready ServerConfig (dialect, model id, scriptFor) for a profile, or nullopt for an

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The seeds' three situations (issue #6, "How it is judged") and the conclusions their authors
+// reached, as assertions shared by the live replay and the committed results files:
+//   base-garbled    base Qwen3.5-9B NVFP4 with thinking off answers in gibberish → keep Q4_K_M,
+//                   and say the models differ;
+//   broken-manners  the same model in NVFP4, much faster TTFT but markdown, leaked thinking,
+//                   broken tool calls and slow decode → keep Q4_K_M and say what would change it;
+//   fair-switch     the same fine-tune in NVFP4 on a correctly configured server → switch.
+
+#include "model/DecisionProfile.h"
+#include "model/Evaluation.h"
+#include "model/Recommendation.h"
+
+#include <gtest/gtest.h>
+
+namespace qs::test {
+
+struct Scenario {
+    const char* name; ///< the results file is tests/data/results/scenario-NAME.json
+    const char* candidateProfile; ///< the simulated profile of the candidate; the baseline is q4km-like
+    const char* candidateLabel;
+};
+
+inline const Scenario scenarios[] = {
+    {"base-garbled", "nvfp4-base-like", "NVFP4 base model, vLLM (simulated)"},
+    {"broken-manners", "nvfp4-like", "NVFP4, vLLM (simulated)"},
+    {"fair-switch", "nvfp4-fixed-like", "NVFP4 fixed server, vLLM (simulated)"},
+};
+inline const char* baselineLabel = "Q4_K_M, llama-server (simulated)";
+
+struct Judgement {
+    Evaluation evaluation;
+    Recommendation recommendation;
+};
+
+inline Judgement judgeScenario(const RunResult& result)
+{
+    Judgement j {evaluate(result, 0), {}};
+    const auto recs
+        = recommend(result, j.evaluation, loadBuiltinDecisionProfile(QStringLiteral("voice-assistant")));
+    EXPECT_EQ(recs.size(), 1u);
+    if (!recs.empty())
+        j.recommendation = recs.front();
+    return j;
+}
+
+inline QStringList idsWith(const Recommendation& r, CriterionResult::Outcome outcome)
+{
+    QStringList ids;
+    for (const CriterionResult& c : r.criteria)
+        if (c.outcome == outcome)
+            ids << c.criterion.id;
+    return ids;
+}
+
+inline bool anyContains(const QStringList& lines, const QString& needle)
+{
+    for (const QString& l : lines)
+        if (l.contains(needle, Qt::CaseInsensitive))
+            return true;
+    return false;
+}
+
+inline std::string dump(const Recommendation& r)
+{
+    return toJson(r).dump(1);
+}
+
+inline void expectScenario(const QString& name, const Judgement& j)
+{
+    using Outcome = CriterionResult::Outcome;
+    const Recommendation& r = j.recommendation;
+    const QStringList failed = idsWith(r, Outcome::Fail);
+    const QStringList open = idsWith(r, Outcome::Inconclusive);
+    EXPECT_EQ(r.baselineLabel, QString::fromUtf8(baselineLabel));
+    if (name == u"base-garbled") {
+        // Gibberish never completes a sentence: there is no first sentence to compare, and the
+        // recommendation says so instead of guessing.
+        EXPECT_EQ(open, QStringList {QStringLiteral("first_sentence_not_worse")}) << dump(r);
+        EXPECT_TRUE(r.criteria.at(6).measured.startsWith(
+            QStringLiteral("no value of first_sentence_ms on NVFP4 base")))
+            << dump(r);
+    } else {
+        EXPECT_TRUE(open.isEmpty()) << "5 runs give enough pairs for every criterion\n" << dump(r);
+    }
+
+    if (name == u"base-garbled") {
+        // v3: "NVFP4 base model is NOT viable — quality is zero"; "TTFT is real but irrelevant".
+        EXPECT_EQ(r.decision, Recommendation::Decision::KeepBaseline) << dump(r);
+        for (const char* id : {"tool_calls", "answers_not_worse", "coherent_not_worse"})
+            EXPECT_TRUE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
+        for (const char* id : {"thinking_leaks", "ttft_visible", "ttft_not_worse"})
+            EXPECT_FALSE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
+        bool modelsDiffer = false;
+        for (const Guardrail& g : j.evaluation.guardrails)
+            modelsDiffer |= g.id == u"models_differ" && g.severity == Guardrail::Severity::Critical;
+        EXPECT_TRUE(modelsDiffer);
+        ASSERT_FALSE(r.caveats.isEmpty()) << dump(r);
+        EXPECT_TRUE(r.caveats.first().startsWith(QStringLiteral("The arms run different models"))) << dump(r);
+        EXPECT_TRUE(
+            anyContains(r.whatWouldChange, QStringLiteral("Serve the same fine-tune in both quantizations")));
+        EXPECT_TRUE(anyContains(r.whatWouldChange, QStringLiteral("of its answers were garbled")));
+        EXPECT_TRUE(r.headline.contains(QStringLiteral("the comparison is not fair")))
+            << r.headline.toStdString();
+    } else if (name == u"broken-manners") {
+        // The same model, ~90 ms TTFT, but markdown, leaks and broken tool calls, ~20 tok/s.
+        EXPECT_EQ(r.decision, Recommendation::Decision::KeepBaseline) << dump(r);
+        for (const char* id : {"thinking_leaks", "tool_calls", "no_markdown", "decode_rate"})
+            EXPECT_TRUE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
+        for (const char* id : {"ttft_visible", "ttft_not_worse", "answers_not_worse", "coherent_not_worse"})
+            EXPECT_FALSE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
+        EXPECT_TRUE(r.caveats.isEmpty()) << dump(r); // same model: nothing makes it unfair
+        for (const char* needle : {"leaked thinking", "--reasoning-parser", "markdown", "--tool-call-parser",
+                 "decode rate", "speculative decoding"})
+            EXPECT_TRUE(anyContains(r.whatWouldChange, QString::fromUtf8(needle))) << needle << '\n'
+                                                                                   << dump(r);
+        EXPECT_TRUE(r.headline.startsWith(QStringLiteral("Keep Q4_K_M, llama-server (simulated): NVFP4, vLLM "
+                                                         "(simulated) fails ")))
+            << r.headline.toStdString();
+    } else if (name == u"fair-switch") {
+        EXPECT_EQ(r.decision, Recommendation::Decision::Switch) << dump(r);
+        EXPECT_TRUE(failed.isEmpty()) << dump(r);
+        EXPECT_TRUE(r.caveats.isEmpty()) << dump(r);
+        EXPECT_TRUE(r.whatWouldChange.isEmpty()) << dump(r);
+        EXPECT_EQ(r.headline,
+            QStringLiteral(
+                "Switch from Q4_K_M, llama-server (simulated) to NVFP4 fixed server, vLLM (simulated): it "
+                "meets all 10 criteria"));
+    } else {
+        ADD_FAILURE() << "unknown scenario " << name.toStdString();
+    }
+}
+
+} // namespace qs::test
