@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/DecisionProfile.h"
 
+#include "model/JsonText.h"
 #include "model/QualityGates.h"
 
 #include <QFile>
@@ -18,6 +19,7 @@ namespace qs {
 namespace {
 
 using json = nlohmann::json;
+using namespace json_text;
 
 // A profile is a page of criteria; anything near this size is not one.
 constexpr qint64 maxProfileFileBytes = 1024 * 1024;
@@ -42,108 +44,9 @@ struct Context {
     throw ProfileError(QString(source + QStringLiteral(": ") + problem).toStdString());
 }
 
-QString fromStd(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-QString quote(const QString& text)
-{
-    QString t = text;
-    t.replace(u'\n', QStringLiteral("\\n"));
-    if (t.size() > 40)
-        t = t.left(40) + QStringLiteral("…");
-    return u'"' + t + u'"';
-}
-
-// "a number (3)", "a string ("abc")", … — never dump()s a string (invalid UTF-8 would throw).
-QString describe(const json& v)
-{
-    switch (v.type()) {
-    case json::value_t::null:
-        return QStringLiteral("null");
-    case json::value_t::boolean:
-        return v.get<bool>() ? QStringLiteral("a boolean (true)") : QStringLiteral("a boolean (false)");
-    case json::value_t::number_float:
-        if (!std::isfinite(v.get<double>()))
-            return QStringLiteral("a number that is not finite");
-        [[fallthrough]];
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-        return QStringLiteral("a number (") + fromStd(v.dump()) + u')';
-    case json::value_t::string:
-        return QStringLiteral("a string (") + quote(fromStd(v.get_ref<const std::string&>())) + u')';
-    case json::value_t::array:
-        return v.empty() ? QStringLiteral("an empty list") : QStringLiteral("a list");
-    case json::value_t::object:
-        return QStringLiteral("an object");
-    default:
-        return QStringLiteral("an unsupported value");
-    }
-}
-
-QString keyPath(const QString& parent, std::string_view key)
-{
-    return parent.isEmpty() ? fromStd(key) : parent + u'.' + fromStd(key);
-}
-
-QString indexPath(const QString& parent, std::size_t index)
-{
-    return parent + u'[' + QString::number(index) + u']';
-}
-
-// ---------------------------------------------------------------------------------------------
-// "Did you mean": optimal string alignment distance, separators and case ignored.
-
-int editDistance(const std::string& a, const std::string& b)
-{
-    const std::size_t n = a.size(), m = b.size();
-    std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
-    for (std::size_t i = 0; i <= n; ++i)
-        d[i][0] = int(i);
-    for (std::size_t j = 0; j <= m; ++j)
-        d[0][j] = int(j);
-    for (std::size_t i = 1; i <= n; ++i)
-        for (std::size_t j = 1; j <= m; ++j) {
-            const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-    return d[n][m];
-}
-
-std::string normalized(const std::string& key)
-{
-    std::string out;
-    for (char c : key)
-        if (c != '_' && c != '-' && c != ' ')
-            out += char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-std::optional<QString> closest(const QString& word, const QStringList& known)
-{
-    const std::string key = word.toStdString();
-    if (key.size() > 64)
-        return std::nullopt;
-    std::optional<QString> best;
-    int bestDistance = std::numeric_limits<int>::max();
-    for (const QString& k : known) {
-        const std::string candidate = k.toStdString();
-        const int dist = normalized(candidate) == normalized(key) ? 0 : editDistance(key, candidate);
-        if (dist < bestDistance) {
-            bestDistance = dist;
-            best = k;
-        }
-    }
-    const int allowed = key.size() <= 4 ? 1 : key.size() <= 8 ? 2 : 3;
-    return best && bestDistance <= allowed ? best : std::nullopt;
-}
-
 QString didYouMean(const QString& word, const QStringList& known)
 {
-    if (const auto c = closest(word, known))
+    if (const auto c = closestKey(word, known))
         return QStringLiteral("did you mean \"") + *c + QStringLiteral("\"?");
     return QStringLiteral("expected one of: ") + known.join(QStringLiteral(", "));
 }
@@ -165,7 +68,7 @@ void checkKeys(const Context& ctx, const json& object, const QString& path, cons
         if (known.contains(key))
             continue;
         const QString where = keyPath(path, item.key());
-        if (const auto c = closest(key, known))
+        if (const auto c = closestKey(key, known))
             ctx.fail(where, QStringLiteral("unknown key; did you mean \"") + *c + QStringLiteral("\"?"));
         if (path.isEmpty() && criterionKeys.contains(key))
             ctx.fail(
@@ -626,7 +529,7 @@ DecisionProfile loadBuiltinDecisionProfile(const QString& name)
     const QString source = QStringLiteral("builtin:") + name;
     if (!builtinNames().contains(name)) {
         QString hint;
-        if (const auto c = closest(name, builtinNames()))
+        if (const auto c = closestKey(name, builtinNames()))
             hint = QStringLiteral("did you mean \"") + *c + QStringLiteral("\"? ");
         throw ProfileError(QString(QStringLiteral("no built-in decision profile named ") + quote(name)
             + QStringLiteral("; ") + hint + QStringLiteral("the built-in profiles are: ")

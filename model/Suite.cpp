@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/Suite.h"
 
+#include "model/JsonText.h"
 #include "model/QualityGates.h"
 
 #include <QFile>
@@ -21,6 +22,7 @@ namespace qs {
 namespace {
 
 using json = nlohmann::json;
+using namespace json_text;
 
 constexpr qint64 maxSuiteFileBytes = 16 * 1024 * 1024;
 // Deeper than any sensible tool schema; bounds memory and the recursion of json::dump().
@@ -43,122 +45,6 @@ struct Context {
         throwError(source + QStringLiteral(": ") + where + QStringLiteral(": ") + problem);
     }
 };
-
-QString fromStd(std::string_view s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
-// Keeps user text in messages short and on one line.
-QString shortened(const QString& text, int limit = 40)
-{
-    QString t = text;
-    t.replace(u'\n', QStringLiteral("\\n"));
-    if (t.size() > limit)
-        t = t.left(limit) + QStringLiteral("…");
-    return t;
-}
-
-QString quote(const QString& text)
-{
-    return u'"' + shortened(text) + u'"';
-}
-
-QString quote(std::string_view text)
-{
-    return quote(fromStd(text));
-}
-
-// "a number (3)", "a string ("abc")", … — never calls dump() on strings (invalid UTF-8 throws).
-QString describe(const json& v)
-{
-    switch (v.type()) {
-    case json::value_t::null:
-        return QStringLiteral("null");
-    case json::value_t::boolean:
-        return v.get<bool>() ? QStringLiteral("a boolean (true)") : QStringLiteral("a boolean (false)");
-    case json::value_t::number_float:
-        if (!std::isfinite(v.get<double>()))
-            return QStringLiteral("a number that is not finite");
-        [[fallthrough]];
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-        return QStringLiteral("a number (") + fromStd(v.dump()) + u')';
-    case json::value_t::string:
-        return QStringLiteral("a string (") + quote(v.get_ref<const std::string&>()) + u')';
-    case json::value_t::array:
-        return v.empty() ? QStringLiteral("an empty list") : QStringLiteral("a list");
-    case json::value_t::object:
-        return QStringLiteral("an object");
-    case json::value_t::binary:
-    case json::value_t::discarded:
-        break;
-    }
-    return QStringLiteral("an unsupported value");
-}
-
-QString keyPath(const QString& parent, std::string_view key)
-{
-    return parent.isEmpty() ? fromStd(key) : parent + u'.' + fromStd(key);
-}
-
-QString indexPath(const QString& parent, std::size_t index)
-{
-    return parent + u'[' + QString::number(index) + u']';
-}
-
-// ---------------------------------------------------------------------------------------------
-// Unknown keys and "did you mean"
-
-// Optimal string alignment distance: a transposition ("requried") counts as one edit.
-int editDistance(const std::string& a, const std::string& b)
-{
-    const std::size_t n = a.size(), m = b.size();
-    std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
-    for (std::size_t i = 0; i <= n; ++i)
-        d[i][0] = int(i);
-    for (std::size_t j = 0; j <= m; ++j)
-        d[0][j] = int(j);
-    for (std::size_t i = 1; i <= n; ++i)
-        for (std::size_t j = 1; j <= m; ++j) {
-            const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-        }
-    return d[n][m];
-}
-
-// "maxTokens", "Max-Tokens" and "max_tokens" are the same key to a human.
-std::string normalizedKey(const std::string& key)
-{
-    std::string out;
-    for (char c : key)
-        if (c != '_' && c != '-' && c != ' ')
-            out += char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-std::optional<std::string> closestKey(const std::string& key, const std::vector<std::string_view>& known)
-{
-    if (key.size() > 64)
-        return std::nullopt;
-    const std::string norm = normalizedKey(key);
-    std::optional<std::string> best;
-    int bestDistance = std::numeric_limits<int>::max();
-    for (std::string_view k : known) {
-        const std::string candidate(k);
-        const int dist = normalizedKey(candidate) == norm ? 0 : editDistance(key, candidate);
-        if (dist < bestDistance) {
-            bestDistance = dist;
-            best = candidate;
-        }
-    }
-    const int allowed = key.size() <= 4 ? 1 : key.size() <= 8 ? 2 : 3;
-    if (best && bestDistance <= allowed)
-        return best;
-    return std::nullopt;
-}
 
 struct MisplacedKey {
     std::string_view key;
@@ -806,7 +692,6 @@ std::vector<SuiteTest> parseTests(const Context& ctx, const json& suite, const S
 
 // ---------------------------------------------------------------------------------------------
 // Warm-up prompts
-
 
 QString normalizedPrompt(const QString& text)
 {
