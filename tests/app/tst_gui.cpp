@@ -6,6 +6,7 @@
 #include "app/DashboardViews.h"
 #include "app/MainWindow.h"
 #include "model/ResultFile.h"
+#include "tests/support/EventLoopProbe.h"
 #include "tests/widgets/WidgetTestSupport.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/charts/LiveThroughputChart.h"
@@ -16,7 +17,6 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QMessageBox>
 #include <QMimeData>
@@ -26,7 +26,6 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTimer>
 
 using namespace qs;
 using qs::app::MainWindow;
@@ -347,17 +346,7 @@ private Q_SLOTS:
 
         MainWindow w;
         w.show();
-        QElapsedTimer clock;
-        qint64 last = 0;
-        qint64 worst = 0;
-        QTimer probe;
-        probe.setInterval(5);
-        connect(&probe, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed();
-            worst = std::max(worst, now - last);
-            last = now;
-        });
-        clock.start();
+        test::EventLoopProbe probe;
         probe.start();
         w.openFiles({path});
         // Medians first: every view has the file.
@@ -373,14 +362,25 @@ private Q_SLOTS:
 #endif
         probe.stop();
         QCOMPARE(w.data().result->records.size(), std::size_t(100000));
-        qInfo("100,000 records opened and evaluated in %.1f s; longest event-loop stall %lld ms",
-            double(clock.elapsed()) / 1000.0, static_cast<long long>(worst));
+        qInfo("100,000 records opened and evaluated in %.1f s; longest piece of GUI-thread work %.0f ms; "
+              "latest event-loop tick %.0f ms",
+            double(probe.elapsedMs()) / 1000.0, probe.maxBusyMs(), probe.maxLatenessMs());
+        // What the code controls: no piece of GUI-thread work as long as a linear pass over the
+        // records would be (here about 30 ms is the most; all views at once would be several
+        // times that). The wall-clock lateness also counts time this thread waited for a core
+        // while other processes ran (CI runs two test processes on two cores, and saw 145 ms):
+        // it only has to show that nothing froze.
 #if defined(__SANITIZE_ADDRESS__)
-        const qint64 limit = 1000; // ASan makes every pass several times slower
+        const double busyLimit = 1000, lateLimit = 5000; // ASan makes every pass several times slower
 #else
-        const qint64 limit = 100;
+        const double busyLimit = 100, lateLimit = 1000;
 #endif
-        QVERIFY2(worst <= limit, qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(worst)));
+        QVERIFY2(probe.maxBusyMs() <= busyLimit,
+            qPrintable(QStringLiteral("the GUI thread worked %1 ms without returning to the event loop")
+                           .arg(probe.maxBusyMs(), 0, 'f', 0)));
+        QVERIFY2(probe.maxLatenessMs() <= lateLimit,
+            qPrintable(
+                QStringLiteral("the event loop stalled for %1 ms").arg(probe.maxLatenessMs(), 0, 'f', 0)));
     }
 
     void screenshotCommandRendersEveryView()

@@ -3,24 +3,24 @@
 //
 // Opens the real MainWindow (offscreen), runs a suite against the simulated endpoints with
 // N concurrent streams per endpoint, and measures event-loop latency with a precise 5 ms timer on
-// the GUI thread: every tick records how late it fired (a stall of the event loop shows up as one
-// late tick). Also reports how long the views took to take each refresh (MainWindow::dataShown
-// bursts) and how many live refreshes happened.
+// the GUI thread (tests/support/EventLoopProbe.h): every tick records how late it fired (a stall
+// of the event loop shows up as one late tick) and the GUI thread's CPU time since the last one. Also reports
+// how long the views took to take each refresh (MainWindow::dataShown bursts) and how many live refreshes
+// happened.
 //
 // Usage: bench_gui [--suite NAME] [--concurrency N] [--runs N] [--warmup N] [--order ORDER]
 //        [--open FILE]   (instead of a run: open a results file and measure while it loads)
 #include "app/MainWindow.h"
+#include "tests/support/EventLoopProbe.h"
 #include "widgets/panels/RunPanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextStream>
-#include <QTimer>
 #include <algorithm>
 
 using namespace qs;
@@ -68,23 +68,10 @@ int main(int argc, char** argv)
     app::MainWindow window(false);
     window.show();
 
-    // The probe: a precise 5 ms timer; lateness = gap beyond 5 ms.
-    QElapsedTimer clock;
-    std::vector<double> lateness;
-    qint64 lastNs = 0;
-    QTimer probe;
-    probe.setTimerType(Qt::PreciseTimer);
-    probe.setInterval(5);
-    QObject::connect(&probe, &QTimer::timeout, [&] {
-        const qint64 now = clock.nsecsElapsed();
-        if (lastNs)
-            lateness.push_back(std::max(0.0, double(now - lastNs) / 1e6 - 5.0));
-        lastNs = now;
-    });
+    test::EventLoopProbe probe;
     int refreshes = 0;
     QObject::connect(&window, &app::MainWindow::dataShown, [&] { ++refreshes; });
 
-    clock.start();
     probe.start();
     QTextStream out(stdout);
     if (p.isSet(QStringLiteral("open"))) {
@@ -96,7 +83,7 @@ int main(int argc, char** argv)
             return 1;
         }
         out << "opened " << p.value(QStringLiteral("open")) << " (" << window.data().result->records.size()
-            << " records) in " << QString::number(double(clock.elapsed()) / 1000.0, 'f', 2) << " s\n";
+            << " records) in " << QString::number(double(probe.elapsedMs()) / 1000.0, 'f', 2) << " s\n";
     } else {
         RunPanelSettings s = window.runPanel()->settings();
         s.suite = p.value(QStringLiteral("suite"));
@@ -120,15 +107,17 @@ int main(int argc, char** argv)
         out << "run: suite " << s.suite << ", " << s.settings.concurrency
             << " streams per endpoint × 2 endpoints (" << runOrderId(s.settings.order) << "), "
             << window.data().result->records.size() << " requests in "
-            << QString::number(double(clock.elapsed()) / 1000.0, 'f', 1) << " s\n";
+            << QString::number(double(probe.elapsedMs()) / 1000.0, 'f', 1) << " s\n";
     }
     probe.stop();
+    const std::vector<double>& lateness = probe.lateness();
     const auto stalls = std::count_if(lateness.begin(), lateness.end(), [](double l) { return l > 50; });
     out << "event-loop lateness of a 5 ms timer over " << lateness.size() << " ticks: p50 "
         << QString::number(percentileOf(lateness, 0.5), 'f', 2) << " ms, p99 "
         << QString::number(percentileOf(lateness, 0.99), 'f', 2) << " ms, p99.9 "
         << QString::number(percentileOf(lateness, 0.999), 'f', 2) << " ms, max "
-        << QString::number(lateness.empty() ? 0 : *std::max_element(lateness.begin(), lateness.end()), 'f', 2)
-        << " ms; ticks later than 50 ms: " << stalls << "; view refreshes: " << refreshes << '\n';
+        << QString::number(probe.maxLatenessMs(), 'f', 2) << " ms; ticks later than 50 ms: " << stalls
+        << "; longest piece of GUI-thread work (thread CPU time between two ticks): "
+        << QString::number(probe.maxBusyMs(), 'f', 1) << " ms; view refreshes: " << refreshes << '\n';
     return 0;
 }

@@ -155,14 +155,16 @@ TEST(EmulatorStreams, LlamaCurrentSendsHeadersThenPingsDuringPrefill)
     TestClient client(emu.server()->port());
     const qint64 sent = client.postJson("/v1/chat/completions", chatBody(true));
     const RawResponse response = client.read();
-    EXPECT_LT(qs::msBetween(sent, response.headNs), 60.0); // status line before prefill
+    // Generous bounds (CI shares two cores between two test processes): what matters is that the
+    // status line comes long before the 350 ms prefill ends.
+    EXPECT_LT(qs::msBetween(sent, response.headNs), 150.0); // status line before prefill
     ASSERT_GE(response.chunks.size(), 4u);
     for (int i = 0; i < 3; ++i)
         EXPECT_EQ(response.chunks[std::size_t(i)], ":\n\n") << i;
     EXPECT_TRUE(response.chunks[3].startsWith("data: {\"choices\""));
     const auto served = emu.server()->servedRequests();
     ASSERT_EQ(served.size(), 1u);
-    EXPECT_LT(qs::msBetween(served[0].receivedNs, served[0].headersSentNs), 5.0);
+    EXPECT_LT(qs::msBetween(served[0].receivedNs, served[0].headersSentNs), 150.0);
 }
 
 TEST(EmulatorStreams, LlamaLegacySendsHeadersWithFirstToken)
@@ -303,7 +305,7 @@ TEST(EmulatorStreams, VllmCurrentPlainMatchesDocSample)
     const RawResponse response = client.read();
     EXPECT_EQ(response.header("content-type"), "text/event-stream; charset=utf-8");
     EXPECT_EQ(response.header("server"), "uvicorn");
-    EXPECT_LT(qs::msBetween(sent, response.headNs), 60.0); // headers before the prefill
+    EXPECT_LT(qs::msBetween(sent, response.headNs), 100.0); // headers before the 150 ms prefill
     const QList<QByteArray> payloads = response.dataPayloads();
     ASSERT_EQ(payloads.size(), 5);
     EXPECT_EQ(response.chunks.size(), 5u); // one HTTP chunk per yield
