@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/CommandLine.h"
 
+#include "model/RunRecord.h"
+
 #include <QTextStream>
 
 namespace qs::app {
@@ -18,6 +20,29 @@ int parseSubcommand(QCommandLineParser& parser, const char* command, const QStri
         return 0;
     }
     return -1;
+}
+
+QCommandLineOption baselineOption()
+{
+    return {QStringLiteral("baseline"),
+        QStringLiteral(
+            "The endpoint the others are compared with: an index or a label (default: the first)."),
+        QStringLiteral("NAME|INDEX")};
+}
+
+std::optional<int> baselineFrom(const QCommandLineParser& parser, const RunResult& result, QString& error)
+{
+    if (!parser.isSet(QStringLiteral("baseline")))
+        return 0;
+    const QString wanted = parser.value(QStringLiteral("baseline"));
+    if (const int index = findEndpoint(result, wanted); index >= 0)
+        return index;
+    QStringList labels;
+    for (const RunEndpoint& e : result.endpoints)
+        labels << QStringLiteral("%1 \"%2\"").arg(labels.size()).arg(e.endpoint.displayName());
+    error = QStringLiteral("--baseline %1 is not an endpoint of these results; use one of: %2")
+                .arg(wanted, labels.join(QStringLiteral(", ")));
+    return std::nullopt;
 }
 
 } // namespace qs::app

@@ -3,11 +3,22 @@
 
 #include <QCommandLineParser>
 #include <QStringList>
+#include <optional>
+
+namespace qs {
+struct RunResult;
+}
 
 namespace qs::app {
 
 /// Parses a subcommand's arguments (with its --help). Returns -1 to go on, or the exit code to
 /// return at once: 0 after printing the help, 2 after explaining what was wrong.
 int parseSubcommand(QCommandLineParser& parser, const char* command, const QStringList& args);
+
+/// `--baseline NAME|INDEX`, the same for every command that compares endpoints.
+QCommandLineOption baselineOption();
+/// The endpoint `--baseline` names in `result`; 0 (the first) when the option is not given.
+/// nullopt when it names none, with `error` listing the endpoints there are.
+std::optional<int> baselineFrom(const QCommandLineParser& parser, const RunResult& result, QString& error);
 
 } // namespace qs::app

@@ -105,6 +105,7 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
         QStringLiteral("light")});
     p.addOption({QStringLiteral("size"), QStringLiteral("Logical size WxH instead of the view's default."),
         QStringLiteral("WxH")});
+    p.addOption(baselineOption());
     p.addOption({QStringLiteral("list-views"), QStringLiteral("Print the view names, one per line.")});
     if (const int rc = parseSubcommand(p, "screenshot", args); rc >= 0)
         return rc;
@@ -170,7 +171,13 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
         err << "quantscope screenshot: " << QString::fromUtf8(e.what()) << '\n';
         return 1;
     }
-    DashboardData data = prepareDashboard(result, 0);
+    QString baselineError;
+    const std::optional<int> baseline = baselineFrom(p, *result, baselineError);
+    if (!baseline) {
+        err << "quantscope screenshot: " << baselineError << '\n';
+        return 2;
+    }
+    DashboardData data = prepareDashboard(result, *baseline);
     data.sources = files;
 
     QImage image;

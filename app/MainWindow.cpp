@@ -25,6 +25,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
@@ -331,6 +332,20 @@ void MainWindow::buildActions()
     bar->addAction(m_stopAction);
     bar->addSeparator();
     bar->addAction(m_screenshotAction);
+    bar->addSeparator();
+    auto* baselineLabel = new QLabel(QStringLiteral(" Baseline: "));
+    m_baselineBox = new QComboBox;
+    m_baselineBox->setObjectName(QStringLiteral("baselinePicker"));
+    m_baselineBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_baselineBox->setToolTip(
+        QStringLiteral("The endpoint every other one is compared with: usually the one in production. The "
+                       "paired comparison, the guardrails and the report judge each candidate against it."));
+    baselineLabel->setToolTip(m_baselineBox->toolTip());
+    baselineLabel->setBuddy(m_baselineBox);
+    m_baselineBox->setEnabled(false);
+    bar->addWidget(baselineLabel);
+    bar->addWidget(m_baselineBox);
+    connect(m_baselineBox, &QComboBox::activated, this, &MainWindow::setBaseline);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -368,6 +383,7 @@ void MainWindow::restoreSettings()
     }
     m_runPanel->setSettings(run);
     m_theme = themeFromId(s.value(QStringLiteral("theme")).toString()).value_or(Theme::Light);
+    m_baselineLabel = s.value(QStringLiteral("baseline")).toString();
     restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     if (!s.contains(QStringLiteral("window/geometry")))
@@ -390,6 +406,7 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("run/concurrency"), run.settings.concurrency);
     s.setValue(QStringLiteral("run/maxTokens"), run.settings.maxTokens.value_or(-1));
     s.setValue(QStringLiteral("theme"), themeId(m_theme));
+    s.setValue(QStringLiteral("baseline"), m_baselineLabel);
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
     s.setValue(QStringLiteral("window/state"), saveState());
 }
@@ -475,6 +492,10 @@ void MainWindow::showPrepared(DashboardData data, const QString& file)
     m_pendingViews.clear();
     m_incoming = data;
     m_data = std::move(data);
+    m_reviewed = m_data.result;
+    m_baseline = m_data.evaluation ? m_data.evaluation->baseline : 0;
+    if (m_data.result)
+        offerBaselines(*m_data.result);
     for (DashboardView* v : m_views)
         v->setData(m_data);
     updateStatus();
@@ -572,6 +593,48 @@ void MainWindow::scheduleLiveRefresh()
     evaluateAsync(std::make_shared<const RunResult>(*m_live), true, false);
 }
 
+int MainWindow::baselineFor(const RunResult& result) const
+{
+    for (std::size_t i = 0; i < result.endpoints.size(); ++i)
+        if (result.endpoints[i].endpoint.displayName() == m_baselineLabel)
+            return int(i);
+    return 0;
+}
+
+void MainWindow::offerBaselines(const RunResult& result)
+{
+    const QSignalBlocker quiet(m_baselineBox);
+    m_baselineBox->clear();
+    for (std::size_t i = 0; i < result.endpoints.size(); ++i)
+        m_baselineBox->addItem(endpointTitle(result, int(i)));
+    m_baselineBox->setCurrentIndex(m_baseline);
+    m_baselineBox->setEnabled(result.endpoints.size() > 1);
+}
+
+void MainWindow::setBaseline(int index)
+{
+    const RunResult* shown = running() ? m_live.get() : m_reviewed.get();
+    if (!shown || index < 0 || std::size_t(index) >= shown->endpoints.size())
+        return;
+    m_baselineLabel = shown->endpoints[std::size_t(index)].endpoint.displayName();
+    if (index == m_baseline)
+        return;
+    m_baseline = index;
+    {
+        const QSignalBlocker quiet(m_baselineBox);
+        m_baselineBox->setCurrentIndex(index);
+    }
+    statusBar()->showMessage(
+        QStringLiteral("Comparing every endpoint with %1…").arg(endpointTitle(*shown, index)), 8000);
+    if (running()) {
+        m_liveDirty = true; // the next live refresh (twice a second) uses it
+        scheduleLiveRefresh();
+        return;
+    }
+    ++m_generation; // an evaluation against the old baseline still running is dropped
+    evaluateAsync(m_reviewed, false, true);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Files
 
@@ -621,7 +684,9 @@ void MainWindow::openFiles(const QStringList& paths)
         ++m_generation;
         m_currentFile = paths.size() == 1 ? QFileInfo(paths.front()).absoluteFilePath() : QString();
         addRecent(paths);
-        m_baseline = 0;
+        m_reviewed = loaded.result;
+        m_baseline = baselineFor(*loaded.result);
+        offerBaselines(*loaded.result);
         m_sources = paths;
         QString message = QStringLiteral("Opened %1 (%2 records)")
                               .arg(paths.join(QStringLiteral(", ")))
@@ -861,7 +926,9 @@ void MainWindow::startRun()
     ++m_loadSequence; // a file still loading is not shown over the run
     m_currentFile.clear();
     m_sources.clear();
-    m_baseline = 0;
+    m_reviewed.reset();
+    m_baseline = baselineFor(*live);
+    offerBaselines(*live);
     QStringList labels;
     for (std::size_t i = 0; i < request.endpoints.size(); ++i)
         labels << endpointTitle(*live, int(i));
@@ -908,6 +975,7 @@ void MainWindow::onRunFinished(const RunResult& result, const RunStats& stats)
     m_runPanel->setStatusText(summary + QStringLiteral(" — saving…"));
     auto shared = std::make_shared<const RunResult>(result);
     m_sources.clear();
+    m_reviewed = shared;
     evaluateAsync(shared, true, false);
 
     // Save at once: a finished run is never only in memory.

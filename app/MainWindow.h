@@ -14,6 +14,7 @@
 #include <vector>
 
 class QAction;
+class QComboBox;
 class QLabel;
 class QMenu;
 class QTabWidget;
@@ -50,6 +51,11 @@ public:
     /// Writes the results shown to `path` (asynchronous; saveFinished() follows).
     void saveTo(const QString& path);
     void setTheme(Theme theme);
+    /// Compares every endpoint with endpoint `index` of the results shown (what the toolbar's
+    /// Baseline picker does): re-evaluates off the GUI thread, medians first. The choice is
+    /// remembered by label, so the next run or file with that endpoint keeps it.
+    void setBaseline(int index);
+    int baseline() const { return m_baseline; }
     /// Shows already prepared data at once (headless screenshots; the GUI itself goes through
     /// openFiles() and runs).
     void showPrepared(DashboardData data, const QString& file = {});
@@ -91,6 +97,10 @@ private:
     void setSources(const QStringList& sources);
     void evaluateAsync(std::shared_ptr<const RunResult> result, bool withComparison, bool thenComparison);
     void scheduleLiveRefresh();
+    /// The endpoint of `result` to compare with: the one last picked, by label, else the first.
+    int baselineFor(const RunResult& result) const;
+    /// The Baseline picker offers `result`'s endpoints, with m_baseline selected.
+    void offerBaselines(const RunResult& result);
 
     void onRunFinished(const RunResult& result, const RunStats& stats);
     void probe(int entryId, const EndpointEntry& entry);
@@ -117,6 +127,7 @@ private:
     std::vector<std::pair<QString, QWidget*>> m_named; ///< screenshot name → widget in the window
     std::vector<DashboardView*> m_views;
     QLabel* m_statusFile = nullptr;
+    QComboBox* m_baselineBox = nullptr;
 
     // Actions
     QAction* m_runAction = nullptr;
@@ -142,7 +153,9 @@ private:
     bool m_persistent = true;
     bool m_evaluating = false;
     bool m_refreshPending = false;
-    int m_baseline = 0;
+    int m_baseline = 0; ///< index into the endpoints of the results being shown
+    QString m_baselineLabel; ///< the picked baseline's label; empty = the first endpoint
+    std::shared_ptr<const RunResult> m_reviewed; ///< the finished results shown (no live run)
     QString m_suiteShown; ///< the suite whose defaults the run panel shows
 
     // A live run

@@ -18,23 +18,6 @@
 
 namespace qs::app {
 
-namespace {
-
-/// An endpoint index from "--baseline INDEX|LABEL", or -1.
-int findEndpoint(const RunResult& result, const QString& text)
-{
-    bool isIndex = false;
-    const int index = text.toInt(&isIndex);
-    if (isIndex)
-        return index >= 0 && index < int(result.endpoints.size()) ? index : -1;
-    for (std::size_t i = 0; i < result.endpoints.size(); ++i)
-        if (result.endpoints[i].endpoint.displayName() == text)
-            return int(i);
-    return -1;
-}
-
-} // namespace
-
 int runReport(int argc, char** argv, const QStringList& args)
 {
     // The charts are the dashboard's own views, rendered offscreen: the same pixels everywhere.
@@ -56,10 +39,7 @@ int runReport(int argc, char** argv, const QStringList& args)
     p.addHelpOption();
     p.addPositionalArgument(QStringLiteral("FILE"),
         QStringLiteral("Results file(s) written by quantscope run."), QStringLiteral("FILE [FILE...]"));
-    p.addOption({QStringLiteral("baseline"),
-        QStringLiteral(
-            "The endpoint the others are judged against: an index or a label (default: the first)."),
-        QStringLiteral("NAME|INDEX")});
+    p.addOption(baselineOption());
     p.addOption({QStringLiteral("profile"),
         QStringLiteral(
             "Decision profile: %1, or a profile file (default: throughput for the throughput suite, "
@@ -118,17 +98,10 @@ int runReport(int argc, char** argv, const QStringList& args)
     if (!result->note.isEmpty() && files.size() > 1)
         err << "note: " << result->note << '\n';
 
-    int baseline = 0;
-    if (p.isSet(QStringLiteral("baseline"))) {
-        baseline = findEndpoint(*result, p.value(QStringLiteral("baseline")));
-        if (baseline < 0) {
-            QStringList labels;
-            for (const RunEndpoint& e : result->endpoints)
-                labels << QStringLiteral("%1 \"%2\"").arg(labels.size()).arg(e.endpoint.displayName());
-            return usage(QStringLiteral("--baseline %1 is not an endpoint of these results; use one of: %2")
-                             .arg(p.value(QStringLiteral("baseline")), labels.join(QStringLiteral(", "))));
-        }
-    }
+    QString baselineError;
+    const std::optional<int> baseline = baselineFrom(p, *result, baselineError);
+    if (!baseline)
+        return usage(baselineError);
 
     QString profileName = p.value(QStringLiteral("profile"));
     if (profileName.isEmpty())
@@ -147,7 +120,7 @@ int runReport(int argc, char** argv, const QStringList& args)
             + QStringLiteral("; or give a profile file)"));
     }
 
-    auto evaluation = std::make_shared<const Evaluation>(evaluate(*result, baseline));
+    auto evaluation = std::make_shared<const Evaluation>(evaluate(*result, *baseline));
     ReportInput input;
     input.result = result.get();
     input.evaluation = evaluation.get();

@@ -31,10 +31,7 @@ int runSummary(const QStringList& args)
     p.addPositionalArgument(
         QStringLiteral("FILE"), QStringLiteral("A results file written by quantscope run."));
     p.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
-    p.addOption({QStringLiteral("baseline"),
-        QStringLiteral("The arm the others are compared with: an endpoint's index or label (default: the "
-                       "first)."),
-        QStringLiteral("ENDPOINT")});
+    p.addOption(baselineOption());
     if (const int rc = parseSubcommand(p, "summary", args); rc >= 0)
         return rc;
     if (p.positionalArguments().size() != 1) {
@@ -48,27 +45,15 @@ int runSummary(const QStringList& args)
         err << "quantscope summary: " << QString::fromUtf8(e.what()) << '\n';
         return 1;
     }
-    int baseline = 0;
-    if (p.isSet(QStringLiteral("baseline"))) {
-        const QString b = p.value(QStringLiteral("baseline"));
-        bool isIndex = false;
-        baseline = b.toInt(&isIndex);
-        if (!isIndex) {
-            baseline = -1;
-            for (std::size_t i = 0; i < result.endpoints.size(); ++i)
-                if (result.endpoints[i].endpoint.displayName() == b)
-                    baseline = int(i);
-        }
-        if (baseline < 0 || baseline >= int(result.endpoints.size())) {
-            err << "quantscope summary: --baseline " << b
-                << " is not an endpoint of this file (use an index from 0 "
-                << "to " << result.endpoints.size() - 1 << " or a label)\n";
-            return 2;
-        }
+    QString baselineError;
+    const std::optional<int> baseline = baselineFrom(p, result, baselineError);
+    if (!baseline) {
+        err << "quantscope summary: " << baselineError << '\n';
+        return 2;
     }
     if (const QString note = ensureGates(result); !note.isEmpty())
         err << "note: " << note << '\n';
-    const Evaluation ev = evaluate(result, baseline);
+    const Evaluation ev = evaluate(result, *baseline);
     const ResultSummary& s = ev.summary;
     const PairedComparison& comparison = ev.comparison;
     const TurnScaling& scaling = ev.scaling;

@@ -28,4 +28,16 @@ std::optional<RunOrder> runOrderFromId(const QString& id)
     return std::nullopt;
 }
 
+int findEndpoint(const RunResult& result, const QString& indexOrLabel)
+{
+    bool isIndex = false;
+    const int index = indexOrLabel.toInt(&isIndex);
+    if (isIndex)
+        return index >= 0 && std::size_t(index) < result.endpoints.size() ? index : -1;
+    for (std::size_t i = 0; i < result.endpoints.size(); ++i)
+        if (result.endpoints[i].endpoint.displayName() == indexOrLabel)
+            return int(i);
+    return -1;
+}
+
 } // namespace qs

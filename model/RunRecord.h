@@ -67,4 +67,8 @@ struct RunResult {
     QString note; ///< e.g. "recovered from run.json.journal; 3 requests were in flight"
 };
 
+/// The endpoint `indexOrLabel` names: an index ("1") or a label (Endpoint::displayName(), exact).
+/// -1 when it names none. How `--baseline` and the dashboard's baseline picker find an endpoint.
+int findEndpoint(const RunResult& result, const QString& indexOrLabel);
+
 } // namespace qs

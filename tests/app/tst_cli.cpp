@@ -175,6 +175,27 @@ private slots:
         const Run text = run({QStringLiteral("summary"), out});
         QCOMPARE(text.code, 0);
         QVERIFY(text.out.contains(QStringLiteral("SIMULATED")));
+
+        // --baseline by label turns the comparison around; an unknown one lists the endpoints.
+        const Run flipped = run({QStringLiteral("summary"), out, QStringLiteral("--json"),
+            QStringLiteral("--baseline"), QStringLiteral("nvfp4-like (simulated)")});
+        QVERIFY2(flipped.code == 0, qPrintable(flipped.err));
+        const QJsonObject arm = QJsonDocument::fromJson(flipped.out.toUtf8())
+                                    .object()
+                                    .value(QStringLiteral("comparison"))
+                                    .toObject()
+                                    .value(QStringLiteral("comparisons"))
+                                    .toArray()
+                                    .first()
+                                    .toObject();
+        QCOMPARE(arm.value(QStringLiteral("baseline")).toObject().value(QStringLiteral("index")).toInt(), 1);
+        QCOMPARE(arm.value(QStringLiteral("candidate")).toObject().value(QStringLiteral("index")).toInt(), 0);
+        const Run unknown
+            = run({QStringLiteral("summary"), out, QStringLiteral("--baseline"), QStringLiteral("Z")});
+        QCOMPARE(unknown.code, 2);
+        QVERIFY2(unknown.err.contains(
+                     QStringLiteral("use one of: 0 \"Q (simulated)\", 1 \"nvfp4-like (simulated)\"")),
+            qPrintable(unknown.err));
     }
 
     void sigkillLosesNoFinishedRequest()

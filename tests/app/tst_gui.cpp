@@ -17,6 +17,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QFile>
 #include <QMessageBox>
 #include <QMimeData>
@@ -186,6 +187,54 @@ private Q_SLOTS:
         auto* responses = qobject_cast<ResponsesView*>(w.viewWidget(QStringLiteral("responses")));
         QCOMPARE(responses->columnCount(), 4);
         QVERIFY(w.currentFile().isEmpty()); // a combination is not one file: Save asks where
+    }
+
+    void theBaselinePickerReevaluatesAndIsRemembered()
+    {
+        QString secondLabel;
+        {
+            MainWindow w;
+            w.show();
+            auto* picker = w.findChild<QComboBox*>(QStringLiteral("baselinePicker"));
+            QVERIFY(picker);
+            QVERIFY(!picker->isEnabled()); // nothing to compare yet
+            w.openFiles({fixture()});
+            QVERIFY(waitForEvaluated(w));
+            QVERIFY(picker->isEnabled());
+            QCOMPARE(picker->count(), 2);
+            QCOMPARE(picker->currentIndex(), 0);
+            QCOMPARE(w.data().evaluation->baseline, 0);
+            const auto first = w.data().evaluation;
+            QCOMPARE(first->comparison.arms.front().baseline, 0);
+
+            // What choosing the second entry in the toolbar does.
+            secondLabel = w.data().result->endpoints[1].endpoint.displayName();
+            Q_EMIT picker->activated(1);
+            QVERIFY(QTest::qWaitFor(
+                [&] {
+                    return w.data().evaluation != first && w.data().evaluation->baseline == 1
+                        && w.data().evaluation->hasComparison;
+                },
+                60000));
+            QCOMPARE(w.baseline(), 1);
+            QCOMPARE(picker->currentIndex(), 1);
+            const PairedComparison& c = w.data().evaluation->comparison;
+            QCOMPARE(c.arms.size(), std::size_t(1));
+            QCOMPARE(c.arms.front().baseline, 1);
+            QCOMPARE(c.arms.front().candidate, 0);
+            // Out of range: nothing changes.
+            w.setBaseline(7);
+            QCOMPARE(w.baseline(), 1);
+            w.close();
+        }
+        // Remembered by label: the same endpoint is the baseline of the next file that has it.
+        QCOMPARE(QSettings().value(QStringLiteral("baseline")).toString(), secondLabel);
+        MainWindow w;
+        w.show();
+        w.openFiles({fixture()});
+        QVERIFY(waitForEvaluated(w));
+        QCOMPARE(w.data().evaluation->baseline, 1);
+        QCOMPARE(w.findChild<QComboBox*>(QStringLiteral("baselinePicker"))->currentIndex(), 1);
     }
 
     void aBrokenFileIsRefusedAndWhatIsShownStays()
@@ -419,6 +468,18 @@ private Q_SLOTS:
             QStringLiteral("quality"), QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png")),
             QStringLiteral("--scale"), QStringLiteral("5")});
         QCOMPARE(scale.code, 2);
+        // The statistics as seen from the other endpoint; an unknown baseline is refused.
+        const Cli flipped = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"),
+            QStringLiteral("statistics"), QStringLiteral("--out"), dir.filePath(QStringLiteral("s.png")),
+            QStringLiteral("--baseline"), QStringLiteral("1")});
+        QVERIFY2(flipped.code == 0, qPrintable(flipped.err));
+        QVERIFY(QImage(dir.filePath(QStringLiteral("s.png"))).width() > 0);
+        const Cli noBaseline = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"),
+            QStringLiteral("statistics"), QStringLiteral("--out"), dir.filePath(QStringLiteral("t.png")),
+            QStringLiteral("--baseline"), QStringLiteral("9")});
+        QCOMPARE(noBaseline.code, 2);
+        QVERIFY2(noBaseline.err.contains(QStringLiteral("use one of: 0 \"")), qPrintable(noBaseline.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("t.png"))));
     }
 };
 

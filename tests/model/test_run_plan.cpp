@@ -182,3 +182,19 @@ TEST(Conversation, SyntheticPromptsArePairedAcrossEndpointsNotAcrossIterations)
     const QString text = QString::fromStdString(a.messages.back()["content"].get<std::string>());
     EXPECT_NEAR(text.split(u' ').size(), 128, 12);
 }
+
+TEST(RunResultEndpoints, FoundByIndexOrExactLabel)
+{
+    RunResult r;
+    r.endpoints.resize(3);
+    r.endpoints[0].endpoint.label = QStringLiteral("Q4_K_M llama-server");
+    r.endpoints[1].endpoint.label = QStringLiteral("NVFP4 vLLM");
+    r.endpoints[2].endpoint.baseUrl = QUrl(QStringLiteral("http://10.0.0.5:8000")); // no label
+    EXPECT_EQ(findEndpoint(r, QStringLiteral("1")), 1);
+    EXPECT_EQ(findEndpoint(r, QStringLiteral("3")), -1);
+    EXPECT_EQ(findEndpoint(r, QStringLiteral("-1")), -1);
+    EXPECT_EQ(findEndpoint(r, QStringLiteral("NVFP4 vLLM")), 1);
+    EXPECT_EQ(findEndpoint(r, QStringLiteral("nvfp4 vllm")), -1); // exact, as it is listed
+    EXPECT_EQ(findEndpoint(r, QStringLiteral("10.0.0.5:8000")), 2); // the name it is shown by
+    EXPECT_EQ(findEndpoint(r, QString()), -1);
+}
