@@ -1054,7 +1054,12 @@ void MainWindow::updateActions()
     m_stopAction->setEnabled(isRunning);
     m_saveAction->setEnabled(hasData && !isRunning);
     m_saveAsAction->setEnabled(hasData && !isRunning);
-    m_reportAction->setEnabled(hasData && !isRunning && m_data.evaluation);
+    // The verdict needs the paired intervals; on a big file they come seconds after the medians.
+    const bool comparisonReady = m_data.evaluation && m_data.evaluation->hasComparison;
+    m_reportAction->setEnabled(hasData && !isRunning && comparisonReady);
+    m_reportAction->setToolTip(hasData && !isRunning && !comparisonReady
+            ? QStringLiteral("Available when the paired intervals are ready (computing…)")
+            : QStringLiteral("Write the recommendation document: Markdown, HTML or PDF (Ctrl+E)"));
 }
 
 QWidget* MainWindow::viewWidget(const QString& name) const
