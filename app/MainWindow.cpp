@@ -498,6 +498,7 @@ void MainWindow::showPrepared(DashboardData data, const QString& file)
         offerBaselines(*m_data.result);
     for (DashboardView* v : m_views)
         v->setData(m_data);
+    statusBar()->clearMessage(); // not "Ready. Press Run…" under a file being reviewed
     updateStatus();
     updateActions();
 }

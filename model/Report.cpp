@@ -1574,7 +1574,8 @@ QString renderHtml(const Doc& d, const QString& title, HtmlFlavor flavor)
                "table { border-collapse: collapse; margin: .6em 0 1em; font-size: .92em; }\n"
                "th, td { border: 1px solid #d0d7de; padding: .3em .6em; vertical-align: top; }\n"
                "th { background: #eef1f4; text-align: left; }\n"
-               "td.num, th.num { text-align: right; white-space: nowrap; }\n"
+               "td.num, th.num { text-align: right; } td.num { white-space: nowrap; }\n"
+               ".wide { overflow-x: auto; }\n"
                "code, pre { font-family: ui-monospace, 'DejaVu Sans Mono', monospace; font-size: .88em; }\n"
                "pre { background: #f6f8fa; padding: .7em; white-space: pre-wrap; word-break: break-word; "
                "border-radius: 4px; }\n"
@@ -1630,6 +1631,9 @@ QString renderHtml(const Doc& d, const QString& title, HtmlFlavor flavor)
             break;
         }
         case Block::Kind::Table: {
+            // In a browser a table wider than the page scrolls inside it instead of spilling over.
+            if (!rich)
+                out += u"<div class=\"wide\">"_s;
             out += u"<table class=\"data\""_s + tableAttrs + (rich ? u" width=\"100%\""_s : QString())
                 + u">\n<thead><tr>"_s;
             for (std::size_t i = 0; i < b.header.size(); ++i)
@@ -1650,7 +1654,7 @@ QString renderHtml(const Doc& d, const QString& title, HtmlFlavor flavor)
                         + u"</td>"_s;
                 out += u"</tr>\n"_s;
             }
-            out += u"</tbody></table>\n"_s;
+            out += rich ? u"</tbody></table>\n"_s : u"</tbody></table></div>\n"_s;
             break;
         }
         case Block::Kind::Image: {
