@@ -4,6 +4,7 @@
 #include "app/DashboardViews.h"
 #include "widgets/ScreenshotRenderer.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QApplication>
 #include <QBuffer>
 #include <QDir>
@@ -11,9 +12,11 @@
 #include <QFont>
 #include <QPageLayout>
 #include <QPageSize>
+#include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QTextOption>
 #include <QUrl>
 #include <QWidget>
@@ -123,6 +126,50 @@ void loadReportDocument(QTextDocument& document, ReportInput input, const std::v
     document.setHtml(reportHtml(input, HtmlFlavor::RichText));
 }
 
+namespace {
+
+void printPaged(QTextDocument& document, QPdfWriter& pdf)
+{
+    // Not QTextDocument::print(): it clips each page to the whole sheet, so a coloured callout or
+    // table cell that crosses a page break paints its background down through the bottom margin,
+    // under the page number. Here each page is clipped to its text area, and the number sits
+    // below it in a footer of its own.
+    const qreal mm = pdf.resolution() / 25.4;
+    const QSizeF paper(pdf.width(), pdf.height()); // the printable area, in device pixels
+    const qreal footer = 7 * mm;
+    const QSizeF body(paper.width(), paper.height() - footer);
+    QAbstractTextDocumentLayout* layout = document.documentLayout();
+    layout->setPaintDevice(&pdf); // lay out with the printer's metrics, as print() does
+    QTextFrameFormat root = document.rootFrame()->frameFormat();
+    root.setMargin(0); // the page layout's margins are the margins
+    document.rootFrame()->setFrameFormat(root);
+    document.setPageSize(body);
+    const int pages = document.pageCount();
+
+    QPainter painter(&pdf);
+    QFont numberFont = document.defaultFont();
+    numberFont.setPointSizeF(numberFont.pointSizeF() * 0.9);
+    for (int page = 0; page < pages; ++page) {
+        if (page > 0)
+            pdf.newPage();
+        painter.save();
+        const QRectF view(0, page * body.height(), body.width(), body.height());
+        painter.setClipRect(QRectF(QPointF(0, 0), body));
+        painter.translate(0, -view.top());
+        QAbstractTextDocumentLayout::PaintContext context;
+        context.clip = view;
+        context.palette.setColor(QPalette::Text, Qt::black);
+        layout->draw(&painter, context);
+        painter.restore();
+        painter.setFont(numberFont);
+        painter.setPen(QColor(0x57, 0x60, 0x6a));
+        painter.drawText(QRectF(0, body.height(), body.width(), footer), Qt::AlignRight | Qt::AlignBottom,
+            QStringLiteral("%1 / %2").arg(page + 1).arg(pages));
+    }
+}
+
+} // namespace
+
 QString reportAssetsDir(const QString& markdownPath)
 {
     const QFileInfo info(markdownPath);
@@ -173,11 +220,9 @@ QString writeReport(ReportFormat format, const QString& path, ReportInput input,
             pdf.setTitle(reportTitle(input));
             pdf.setCreator(input.generator);
             pdf.setResolution(300);
-            // QTextDocument::print() adds 2 cm margins of its own (and puts the page number in the
-            // bottom one), so the page's own margins only need to be non-zero.
             pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
-                QMarginsF(1, 1, 1, 1), QPageLayout::Millimeter));
-            document.print(&pdf);
+                QMarginsF(18, 16, 18, 10), QPageLayout::Millimeter));
+            printPaged(document, pdf);
         } // the writer finishes the file when it goes
         if (!file.commit())
             return u"cannot write "_s + path + u": "_s + file.errorString();
