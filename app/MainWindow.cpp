@@ -127,6 +127,10 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
 
     connect(m_controller, &RunController::progress, this, [this](const RunProgress& p) {
         m_runPanel->setProgress(p);
+        if (m_probing) { // the probes are done once requests are counted
+            m_probing = false;
+            m_runPanel->setStatusText(QString());
+        }
         statusBar()->showMessage(
             QStringLiteral("Running: %1 of %2 requests, %3 failed").arg(p.done).arg(p.total).arg(p.failed));
     });
@@ -141,6 +145,7 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
         m_liveChart->addDeltas(deltas);
     });
     connect(m_controller, &RunController::warning, this, [this](const QString& message) {
+        m_probing = false;
         m_runPanel->setStatusText(message);
         statusBar()->showMessage(message, 10000);
     });
@@ -939,6 +944,7 @@ void MainWindow::startRun()
     m_runPanel->setRunning(true);
     m_runPanel->beginLive(labels);
     m_runPanel->setStatusText(QStringLiteral("Probing the endpoints…"));
+    m_probing = true;
     m_liveChart->beginLive(labels);
     setWindowTitle(QStringLiteral("Quantscope — running"));
     DashboardData d;

@@ -167,6 +167,7 @@ private:
     QString m_runOutPath;
     QTimer* m_liveTimer = nullptr;
     bool m_liveDirty = false;
+    bool m_probing = false; ///< the run panel says "Probing the endpoints…"
 };
 
 } // namespace qs::app

@@ -294,6 +294,35 @@ private Q_SLOTS:
         QCOMPARE(medianOf(1, 1), factual->metrics.at(QStringLiteral("ttft_visible_ms")).p50);
     }
 
+    void noBoxWhereNothingWasMeasured()
+    {
+        // Every nvfp4-like request of "factual" failed: no box at 0 pretending to be the fastest.
+        const DashboardData d = editedFixture([](RunRecord& r) {
+            if (r.endpoint == 1 && r.test == u"factual")
+                r.request.failure.kind = FailureKind::IdleTimeout;
+            return true;
+        });
+        MetricByTestChart chart(Metric::TtftVisible);
+        chart.resize(900, 500);
+        chart.setData(d);
+        const auto boxes = seriesOf<QBoxPlotSeries>(chart);
+        QCOMPARE(boxes.size(), 2);
+        int checked = 0;
+        for (int e = 0; e < 2; ++e)
+            for (QBoxSet* set : boxes[e]->boxSets()) {
+                const bool empty = e == 1 && set->label() == u"factual";
+                QCOMPARE(set->property("qsEmpty").toBool(), empty);
+                QCOMPARE(set->pen().color().alpha() == 0 && set->brush().color().alpha() == 0, empty);
+                if (empty)
+                    QVERIFY(
+                        set->property("qsToolTip").toString().contains(u"no measured, successful request"));
+                ++checked;
+            }
+        QCOMPARE(checked, 2 * int(boxes[0]->boxSets().size()));
+        // The other arm still has its box there.
+        QVERIFY(boxes[0]->boxSets()[1]->at(QBoxSet::Median) > 0);
+    }
+
     void boxesEmptyState()
     {
         MetricByTestChart chart(Metric::DecodeTps);

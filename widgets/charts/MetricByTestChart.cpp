@@ -231,6 +231,13 @@ void MetricByTestChart::rebuild()
                         .arg(formatValue(lo, unit), formatValue(p25, unit), formatValue(p50, unit),
                             formatValue(p75, unit), formatValue(hi, unit)));
             } else {
+                // No box where nothing was measured (a test not reached yet in a live run, or
+                // every request failed). An empty set would draw as a box at 0 — the best value
+                // of all — or, in Qt 6.4, sometimes as a box up the whole axis. A set's NoPen /
+                // NoBrush mean "use the series'", so it is made transparent instead.
+                set->setPen(QPen(Qt::transparent));
+                set->setBrush(QBrush(Qt::transparent));
+                set->setProperty("qsEmpty", true);
                 set->setProperty("qsToolTip",
                     QStringLiteral("%1 · %2\nno measured, successful request")
                         .arg(tests[t], endpointTitle(run, e)));
