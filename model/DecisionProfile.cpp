@@ -10,7 +10,6 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
-#include <set>
 #include <string>
 #include <string_view>
 
@@ -325,121 +324,16 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
 // ---------------------------------------------------------------------------------------------
 // Files
 
-// Reports duplicate keys (JSON keeps only the last, silently) and bounds nesting, with the path.
-class ParseWatcher {
-public:
-    struct Problem {
-        QString path;
-        QString message;
-    };
-
-    bool operator()(json::parse_event_t event, json& parsed)
-    {
-        switch (event) {
-        case json::parse_event_t::object_start:
-        case json::parse_event_t::array_start:
-            if (int(m_frames.size()) >= maxNestingDepth)
-                throw Problem {
-                    path(), QStringLiteral("nested more than %1 levels deep").arg(maxNestingDepth)};
-            m_frames.push_back({event == json::parse_event_t::array_start, 0, {}, {}});
-            break;
-        case json::parse_event_t::key: {
-            Frame& f = m_frames.back();
-            f.key = parsed.is_string() ? parsed.get<std::string>() : std::string();
-            if (!f.keys.insert(f.key).second)
-                throw Problem {path(),
-                    QStringLiteral("key given twice in the same object (JSON would keep only the last one)")};
-            break;
-        }
-        case json::parse_event_t::object_end:
-        case json::parse_event_t::array_end:
-            m_frames.pop_back();
-            next();
-            break;
-        case json::parse_event_t::value:
-            next();
-            break;
-        }
-        return true;
-    }
-
-private:
-    struct Frame {
-        bool array = false;
-        std::size_t index = 0;
-        std::string key;
-        std::set<std::string> keys;
-    };
-
-    void next()
-    {
-        if (!m_frames.empty() && m_frames.back().array)
-            ++m_frames.back().index;
-    }
-
-    QString path() const
-    {
-        QString p;
-        for (const Frame& f : m_frames)
-            p = f.array ? indexPath(p, f.index) : keyPath(p, f.key);
-        return p.isEmpty() ? QStringLiteral("top level") : p;
-    }
-
-    std::vector<Frame> m_frames;
-};
-
-std::pair<int, int> lineAndColumn(const QByteArray& data, std::size_t bytePosition)
-{
-    const qsizetype end
-        = qsizetype(std::min<std::size_t>(bytePosition > 0 ? bytePosition - 1 : 0, std::size_t(data.size())));
-    int line = 1, column = 1;
-    for (qsizetype i = 0; i < end; ++i) {
-        const auto c = static_cast<unsigned char>(data[i]);
-        if (c == '\n') {
-            ++line;
-            column = 1;
-        } else if ((c & 0xC0) != 0x80) {
-            ++column;
-        }
-    }
-    return {line, column};
-}
-
-QString parseProblem(const char* what)
-{
-    QString text = QString::fromUtf8(what);
-    if (const qsizetype bracket = text.indexOf(QStringLiteral("] ")); text.startsWith(u'[') && bracket >= 0)
-        text = text.mid(bracket + 2);
-    if (text.startsWith(QStringLiteral("parse error"))) {
-        if (const qsizetype colon = text.indexOf(QStringLiteral(": ")); colon >= 0)
-            text = text.mid(colon + 2);
-    }
-    return text;
-}
-
 json parseDocument(const QByteArray& data, const QString& source)
 {
     if (data.trimmed().isEmpty())
         failFile(source,
             QStringLiteral(
                 "the file is empty; a decision profile is a JSON object with \"id\" and \"criteria\""));
-    ParseWatcher watcher;
     try {
-        return json::parse(
-            data.cbegin(), data.cend(), [&watcher](int /*depth*/, json::parse_event_t event, json& parsed) {
-                return watcher(event, parsed);
-            });
-    } catch (const json::parse_error& e) {
-        const auto [line, column] = lineAndColumn(data, e.byte);
-        failFile(source,
-            QStringLiteral("line %1, column %2: not valid JSON: %3")
-                .arg(line)
-                .arg(column)
-                .arg(parseProblem(e.what())));
-    } catch (const ParseWatcher::Problem& p) {
-        failFile(source, p.path + QStringLiteral(": ") + p.message);
-    } catch (const json::exception& e) {
-        failFile(source, QStringLiteral("not valid JSON: ") + parseProblem(e.what()));
+        return parseStrict(data, maxNestingDepth);
+    } catch (const ParseProblem& p) {
+        failFile(source, p.message);
     }
 }
 
@@ -461,7 +355,7 @@ DecisionProfile parseDecisionProfile(const nlohmann::json& root, const QString& 
     try {
         (void)root.dump(); // stored in reports: must be valid UTF-8
     } catch (const json::exception& e) {
-        ctx.fail(QString(), QStringLiteral("cannot be stored as JSON: ") + parseProblem(e.what()));
+        ctx.fail(QString(), QStringLiteral("cannot be stored as JSON: ") + exceptionText(e.what()));
     }
     checkKeys(ctx, root, QString(), profileKeys);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <set>
 
 namespace qs::json_text {
 
@@ -131,6 +132,123 @@ std::optional<QString> closestKey(const QString& key, const QStringList& known)
     if (const auto best = closestKey(key.toStdString(), views))
         return fromStd(*best);
     return std::nullopt;
+}
+
+QString exceptionText(const char* what)
+{
+    QString text = QString::fromUtf8(what);
+    if (const qsizetype bracket = text.indexOf(QStringLiteral("] ")); text.startsWith(u'[') && bracket >= 0)
+        text = text.mid(bracket + 2);
+    if (text.startsWith(QStringLiteral("parse error"))) {
+        if (const qsizetype colon = text.indexOf(QStringLiteral(": ")); colon >= 0)
+            text = text.mid(colon + 2);
+    }
+    return text;
+}
+
+namespace {
+
+// 1-based line and column (in characters, not UTF-8 bytes) of the byte nlohmann reports.
+std::pair<int, int> lineAndColumn(const QByteArray& data, std::size_t bytePosition)
+{
+    const qsizetype end
+        = qsizetype(std::min<std::size_t>(bytePosition > 0 ? bytePosition - 1 : 0, std::size_t(data.size())));
+    int line = 1, column = 1;
+    for (qsizetype i = 0; i < end; ++i) {
+        const auto c = static_cast<unsigned char>(data[i]);
+        if (c == '\n') {
+            ++line;
+            column = 1;
+        } else if ((c & 0xC0) != 0x80) { // count characters, not UTF-8 continuation bytes
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+// Follows the parse to know the path of the current value: reports duplicate keys and bounds
+// nesting, before the document is built.
+class ParseWatcher {
+public:
+    explicit ParseWatcher(int maxDepth)
+        : m_maxDepth(maxDepth)
+    {
+    }
+
+    bool operator()(json::parse_event_t event, json& parsed)
+    {
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            if (int(m_frames.size()) >= m_maxDepth)
+                fail(QStringLiteral("nested more than %1 levels deep").arg(m_maxDepth));
+            m_frames.push_back({event == json::parse_event_t::array_start, 0, {}, {}});
+            break;
+        case json::parse_event_t::key: {
+            Frame& f = m_frames.back();
+            f.key = parsed.is_string() ? parsed.get<std::string>() : std::string();
+            if (!f.keys.insert(f.key).second)
+                fail(
+                    QStringLiteral("key given twice in the same object (JSON would keep only the last one)"));
+            break;
+        }
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            m_frames.pop_back();
+            elementDone();
+            break;
+        case json::parse_event_t::value:
+            elementDone();
+            break;
+        }
+        return true;
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::size_t index = 0;
+        std::string key;
+        std::set<std::string> keys;
+    };
+
+    void elementDone()
+    {
+        if (!m_frames.empty() && m_frames.back().array)
+            ++m_frames.back().index;
+    }
+
+    [[noreturn]] void fail(const QString& message) const
+    {
+        QString p;
+        for (const Frame& f : m_frames)
+            p = f.array ? indexPath(p, f.index) : keyPath(p, f.key);
+        throw ParseProblem {(p.isEmpty() ? QStringLiteral("top level") : p) + QStringLiteral(": ") + message};
+    }
+
+    int m_maxDepth;
+    std::vector<Frame> m_frames;
+};
+
+} // namespace
+
+json parseStrict(const QByteArray& data, int maxNestingDepth)
+{
+    ParseWatcher watcher(maxNestingDepth);
+    try {
+        return json::parse(
+            data.cbegin(), data.cend(), [&watcher](int /*depth*/, json::parse_event_t event, json& parsed) {
+                return watcher(event, parsed);
+            });
+    } catch (const json::parse_error& e) {
+        const auto [line, column] = lineAndColumn(data, e.byte);
+        throw ParseProblem {QStringLiteral("line %1, column %2: not valid JSON: %3")
+                                .arg(line)
+                                .arg(column)
+                                .arg(exceptionText(e.what()))};
+    } catch (const json::exception& e) {
+        throw ParseProblem {QStringLiteral("not valid JSON: ") + exceptionText(e.what())};
+    }
 }
 
 } // namespace qs::json_text

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 #include <nlohmann/json.hpp>
@@ -32,5 +33,20 @@ std::string normalizedKey(const std::string& key);
 /// characters, 2 up to 8, 3 beyond); nothing for keys over 64 characters.
 std::optional<std::string> closestKey(const std::string& key, const std::vector<std::string_view>& known);
 std::optional<QString> closestKey(const QString& key, const QStringList& known);
+
+/// What parseStrict() found wrong, with where: "line 3, column 5: not valid JSON: …" or
+/// "tests[2]: key given twice in the same object (…)".
+struct ParseProblem {
+    QString message;
+};
+
+/// Parses a hand-written JSON document strictly: a key given twice in one object (JSON would keep
+/// only the last, silently) and nesting deeper than `maxNestingDepth` are errors too. Throws
+/// ParseProblem.
+nlohmann::json parseStrict(const QByteArray& data, int maxNestingDepth);
+
+/// An nlohmann::json exception's text for a user: "[json.exception.parse_error.101] parse error
+/// at line 1, column 2: syntax error …" → "syntax error …".
+QString exceptionText(const char* what);
 
 } // namespace qs::json_text
