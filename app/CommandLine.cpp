@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/CommandLine.h"
 
+#include "model/Evaluation.h"
+#include "model/ResultFile.h"
 #include "model/RunRecord.h"
 
 #include <QTextStream>
@@ -20,6 +22,21 @@ int parseSubcommand(QCommandLineParser& parser, const char* command, const QStri
         return 0;
     }
     return -1;
+}
+
+std::shared_ptr<const RunResult> loadResultsFor(const char* command, const QStringList& files)
+{
+    QTextStream err(stderr);
+    try {
+        QStringList notes;
+        auto result = std::make_shared<const RunResult>(loadForReview(files, &notes));
+        for (const QString& note : std::as_const(notes))
+            err << "note: " << note << '\n';
+        return result;
+    } catch (const ResultFileError& e) {
+        err << "quantscope " << command << ": " << QString::fromUtf8(e.what()) << '\n';
+        return nullptr;
+    }
 }
 
 QCommandLineOption baselineOption()

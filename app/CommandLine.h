@@ -3,6 +3,7 @@
 
 #include <QCommandLineParser>
 #include <QStringList>
+#include <memory>
 #include <optional>
 
 namespace qs {
@@ -14,6 +15,11 @@ namespace qs::app {
 /// Parses a subcommand's arguments (with its --help). Returns -1 to go on, or the exit code to
 /// return at once: 0 after printing the help, 2 after explaining what was wrong.
 int parseSubcommand(QCommandLineParser& parser, const char* command, const QStringList& args);
+
+/// The results files of a command that reviews them (one, or several combined as in the
+/// dashboard), with loadForReview()'s notes printed to stderr. Null after printing
+/// "quantscope COMMAND: <why>" when they cannot be read.
+std::shared_ptr<const RunResult> loadResultsFor(const char* command, const QStringList& files);
 
 /// `--baseline NAME|INDEX`, the same for every command that compares endpoints.
 QCommandLineOption baselineOption();

@@ -5,7 +5,6 @@
 #include "app/Commands.h"
 #include "app/DashboardViews.h"
 #include "app/MainWindow.h"
-#include "model/ResultFile.h"
 #include "model/Suite.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/panels/EndpointsPanel.h"
@@ -161,16 +160,9 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
         return 2;
     }
 
-    std::shared_ptr<const RunResult> result;
-    try {
-        QStringList notes;
-        result = std::make_shared<const RunResult>(loadForReview(files, &notes));
-        for (const QString& note : std::as_const(notes))
-            err << "note: " << note << '\n';
-    } catch (const ResultFileError& e) {
-        err << "quantscope screenshot: " << QString::fromUtf8(e.what()) << '\n';
+    const std::shared_ptr<const RunResult> result = loadResultsFor("screenshot", files);
+    if (!result)
         return 1;
-    }
     QString baselineError;
     const std::optional<int> baseline = baselineFrom(p, *result, baselineError);
     if (!baseline) {

@@ -7,7 +7,6 @@
 #include "model/Evaluation.h"
 #include "model/Recommendation.h"
 #include "model/Report.h"
-#include "model/ResultFile.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -81,16 +80,9 @@ int runReport(int argc, char** argv, const QStringList& args)
                                ".html or .pdf name)"));
     }
 
-    std::shared_ptr<const RunResult> result;
-    try {
-        QStringList notes;
-        result = std::make_shared<const RunResult>(loadForReview(files, &notes));
-        for (const QString& note : std::as_const(notes))
-            err << "note: " << note << '\n';
-    } catch (const ResultFileError& e) {
-        err << "quantscope report: " << QString::fromUtf8(e.what()) << '\n';
+    const std::shared_ptr<const RunResult> result = loadResultsFor("report", files);
+    if (!result)
         return 1;
-    }
     if (result->endpoints.empty()) {
         err << "quantscope report: the results have no endpoints: nothing to report\n";
         return 1;
