@@ -4,8 +4,8 @@
 #include "app/EndpointOptions.h"
 #include "app/EndpointSpec.h"
 #include "app/TextOutput.h"
-#include "model/EndpointProbe.h"
-#include "model/StreamingClient.h"
+#include "model/wire/EndpointProbe.h"
+#include "model/wire/StreamingClient.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

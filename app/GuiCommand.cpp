@@ -5,7 +5,7 @@
 #include "app/Commands.h"
 #include "app/DashboardViews.h"
 #include "app/MainWindow.h"
-#include "model/Suite.h"
+#include "model/core/Suite.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"

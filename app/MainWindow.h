@@ -2,7 +2,7 @@
 #pragma once
 
 #include "app/EndpointSpec.h"
-#include "model/RunController.h"
+#include "model/run/RunController.h"
 #include "widgets/DashboardData.h"
 #include "widgets/Theme.h"
 #include "widgets/panels/EndpointEntry.h"

@@ -4,7 +4,7 @@
 #include "app/EndpointOptions.h"
 #include "app/EndpointSpec.h"
 #include "app/TextOutput.h"
-#include "model/EndpointProbe.h"
+#include "model/wire/EndpointProbe.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

@@ -3,10 +3,10 @@
 #include "app/CommandLine.h"
 #include "app/Commands.h"
 #include "app/ReportWriter.h"
-#include "model/DecisionProfile.h"
-#include "model/Evaluation.h"
-#include "model/Recommendation.h"
-#include "model/Report.h"
+#include "model/decide/DecisionProfile.h"
+#include "model/evaluate/Evaluation.h"
+#include "model/decide/Recommendation.h"
+#include "model/decide/Report.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

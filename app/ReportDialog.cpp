@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/ReportDialog.h"
 
-#include "model/Recommendation.h"
-#include "model/Report.h"
+#include "model/decide/Recommendation.h"
+#include "model/decide/Report.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "app/ReportWriter.h"
-#include "model/DecisionProfile.h"
+#include "model/decide/DecisionProfile.h"
 #include "widgets/DashboardData.h"
 
 #include <QDialog>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/Report.h"
+#include "model/decide/Report.h"
 #include "widgets/DashboardData.h"
 
 #include <QImage>

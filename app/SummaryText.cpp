@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/SummaryText.h"
 
-#include "model/QualityGates.h"
+#include "model/gates/QualityGates.h"
 
 #include <map>
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/Evaluation.h"
-#include "model/RunRecord.h"
-#include "model/ThroughputTrace.h"
+#include "model/evaluate/Evaluation.h"
+#include "model/core/RunRecord.h"
+#include "model/evaluate/ThroughputTrace.h"
 
 #include <QString>
 #include <QStringList>

@@ -5,7 +5,7 @@
 // `quantscope screenshot` command.
 #include "app/DashboardViews.h"
 #include "app/MainWindow.h"
-#include "model/ResultFile.h"
+#include "model/store/ResultFile.h"
 #include "tests/support/EventLoopProbe.h"
 #include "tests/widgets/WidgetTestSupport.h"
 #include "widgets/ScreenshotRenderer.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The dashboard's Export Report dialog, offscreen: preview, profile choice, saving.
 #include "app/ReportDialog.h"
-#include "model/ResultFile.h"
+#include "model/store/ResultFile.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -4,7 +4,7 @@
 //
 //   bench_gates [DATA_DIR]      (default: the source tree's tests/data)
 #include "../gates/GateCorpus.h"
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 
 #include <QCoreApplication>
 #include <cstdio>

@@ -8,8 +8,8 @@
 //
 // Usage: bench_runner [--concurrency 64] [--requests 640] [--tokens 64] [--tps 100] [--ttft-ms 20]
 //                     [--journal]
-#include "model/Clock.h"
-#include "model/RunController.h"
+#include "model/core/Clock.h"
+#include "model/run/RunController.h"
 #include "tests/support/Emulator.h"
 
 #include <QCoreApplication>

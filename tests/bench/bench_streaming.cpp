@@ -12,9 +12,9 @@
 //
 // Usage: bench_streaming [--requests N] [--tokens N] [--ttft-ms X] [--tps X]
 //                        [--dialect llama-server|vllm|sglang] [--json]
-#include "model/Clock.h"
-#include "model/Percentile.h"
-#include "model/StreamingClient.h"
+#include "model/core/Clock.h"
+#include "model/core/Percentile.h"
+#include "model/wire/StreamingClient.h"
 #include "tests/support/Emulator.h"
 
 #include <QCoreApplication>

@@ -9,9 +9,9 @@
 //                   broken tool calls and slow decode → keep Q4_K_M and say what would change it;
 //   fair-switch     the same fine-tune in NVFP4 on a correctly configured server → switch.
 
-#include "model/DecisionProfile.h"
-#include "model/Evaluation.h"
-#include "model/Recommendation.h"
+#include "model/decide/DecisionProfile.h"
+#include "model/evaluate/Evaluation.h"
+#include "model/decide/Recommendation.h"
 
 #include <gtest/gtest.h>
 

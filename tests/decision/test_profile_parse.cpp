@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Decision profiles: the built-ins say what the seeds say, and a broken profile is reported with
 // the file, the JSON path and what to do — typos get a "did you mean".
-#include "model/DecisionProfile.h"
+#include "model/decide/DecisionProfile.h"
 
 #include <QDir>
 #include <QFile>

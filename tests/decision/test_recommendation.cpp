@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // recommend() on runs built in code: each kind of criterion passes, fails and cannot be decided
 // for the reason it should, and the decision rule never names a winner the data cannot support.
-#include "model/Recommendation.h"
+#include "model/decide/Recommendation.h"
 #include "tests/stats/StatsTestSupport.h"
 
 #include <functional>

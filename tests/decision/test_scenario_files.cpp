@@ -2,7 +2,7 @@
 // The committed scenario results files (made by test_decision_replay with QS_WRITE_SCENARIOS) still
 // lead to the seed authors' conclusions: they are what the report and the docs are built from.
 #include "ScenarioSupport.h"
-#include "model/ResultFile.h"
+#include "model/store/ResultFile.h"
 
 #include <cstdio>
 #include <gtest/gtest.h>

@@ -8,10 +8,10 @@
 // QS_WRITE_SCENARIOS=DIR also writes DIR/scenario-NAME.json: how tests/data/results/scenario-*.json
 // were made (`QS_WRITE_SCENARIOS=tests/data/results build/tests/decision/test_decision_replay`).
 #include "ScenarioSupport.h"
-#include "model/Clock.h"
-#include "model/ResultFile.h"
-#include "model/RunController.h"
-#include "model/Suite.h"
+#include "model/core/Clock.h"
+#include "model/store/ResultFile.h"
+#include "model/run/RunController.h"
+#include "model/core/Suite.h"
 #include "tests/support/SimulatedProfiles.h"
 
 #include <QCoreApplication>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Every recorded stream in tests/data/streams, framed, decoded and assembled end to end.
 #include "TestSupport.h"
-#include "model/SseParser.h"
-#include "model/StreamAssembler.h"
+#include "model/wire/SseParser.h"
+#include "model/wire/StreamAssembler.h"
 
 #include <cctype>
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // parseServerError against the HTTP error bodies of server-stream-formats.md §3.5, §4.6, §5.5, §6.4.
 #include "TestSupport.h"
-#include "model/StreamChunk.h"
+#include "model/wire/StreamChunk.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "model/SseParser.h"
+#include "model/wire/SseParser.h"
 
 #include "TestSupport.h"
 

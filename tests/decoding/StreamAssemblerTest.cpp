@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "model/StreamAssembler.h"
+#include "model/wire/StreamAssembler.h"
 
 #include "TestSupport.h"
 

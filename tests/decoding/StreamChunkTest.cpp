@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "model/StreamChunk.h"
+#include "model/wire/StreamChunk.h"
 
 #include "TestSupport.h"
 

@@ -3,9 +3,9 @@
 
 // Shared helpers of the decoding tests: fixture loading, parsing in pieces, printers.
 
-#include "model/SseParser.h"
-#include "model/StreamAssembler.h"
-#include "model/StreamChunk.h"
+#include "model/wire/SseParser.h"
+#include "model/wire/StreamAssembler.h"
+#include "model/wire/StreamChunk.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tests/emulator/EmulatorTestClient.h"
 
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 
 #include <QDeadlineTimer>
 #include <QJsonArray>

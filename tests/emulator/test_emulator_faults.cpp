@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Errors and scripted faults: exact HTTP error bodies, in-stream errors, disconnects, stalls.
 
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 #include "tests/emulator/EmulatorTestClient.h"
 
 #include <QJsonArray>

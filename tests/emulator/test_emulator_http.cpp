@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // HTTP plumbing and the non-chat routes of each emulated server.
 
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 #include "tests/emulator/EmulatorTestClient.h"
 #include "tests/support/HttpRequestReader.h"
 

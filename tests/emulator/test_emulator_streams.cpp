@@ -2,7 +2,7 @@
 // Stream and body bytes of each dialect and era, against the samples of
 // shared/reference/server-stream-formats.md §6 and §7 (ids and timestamps normalised).
 
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 #include "tests/emulator/EmulatorTestClient.h"
 
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Scripted timing as seen by a client, and the emulator's own punctuality.
 
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 #include "tests/emulator/EmulatorTestClient.h"
 
 #include <QThread>

@@ -2,7 +2,7 @@
 // The built-in simulated endpoints (SimulatedProfiles.h): timing shaped like the seeds, the
 // keyword model's answers, and the NVFP4 imitation's bad manners at roughly the seeds' rates.
 
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 #include "tests/emulator/EmulatorTestClient.h"
 #include "tests/support/SimulatedProfiles.h"
 

@@ -2,7 +2,7 @@
 // Gate patterns as data: the built-in file, suite overrides (RFC 7386 merge), refused overrides,
 // and applyGates filling a run record.
 #include "GateTestSupport.h"
-#include "model/RunRecord.h"
+#include "model/core/RunRecord.h"
 
 #include <QFile>
 

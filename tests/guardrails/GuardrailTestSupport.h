@@ -3,7 +3,7 @@
 
 // Hand-built runs for the guardrail unit tests: a clean, fair comparison that each test then
 // spoils in exactly one way.
-#include "model/Guardrails.h"
+#include "model/evaluate/Guardrails.h"
 
 #include <QStringList>
 #include <functional>

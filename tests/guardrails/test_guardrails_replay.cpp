@@ -4,8 +4,8 @@
 // guardrail for that flaw — and only that one — fires on the result. A clean, fair comparison on
 // every dialect fires none.
 #include "GuardrailTestSupport.h"
-#include "model/Clock.h"
-#include "model/RunController.h"
+#include "model/core/Clock.h"
+#include "model/run/RunController.h"
 #include "tests/model/ClientTestSupport.h"
 #include "tests/support/Emulator.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/StreamingClient.h"
+#include "model/wire/StreamingClient.h"
 #include "tests/support/Emulator.h"
 
 #include <QTcpServer>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/Suite.h"
+#include "model/core/Suite.h"
 
 namespace qs::test {
 

@@ -3,7 +3,7 @@
 // own thread. Timing assertions compare the client's stamps with the emulator's own write stamps
 // (same monotonic clock) and with the script, with tolerances that hold on a busy 2-core machine.
 #include "ClientTestSupport.h"
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

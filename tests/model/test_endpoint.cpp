@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "model/ChatRequest.h"
-#include "model/Endpoint.h"
+#include "model/core/ChatRequest.h"
+#include "model/core/Endpoint.h"
 
 #include <cstdlib>
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "model/Failure.h"
+#include "model/core/Failure.h"
+#include "model/wire/FailureClassifier.h"
 
 #include <gtest/gtest.h>
 

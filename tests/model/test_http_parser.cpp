@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "model/HttpResponseParser.h"
+#include "model/wire/HttpResponseParser.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "model/Percentile.h"
-#include "model/RequestMetrics.h"
+#include "model/core/Percentile.h"
+#include "model/wire/RequestMetrics.h"
 
 #include <gtest/gtest.h>
 

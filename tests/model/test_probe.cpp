@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ClientTestSupport.h"
-#include "model/EndpointProbe.h"
+#include "model/wire/EndpointProbe.h"
 
 #include <gtest/gtest.h>
 

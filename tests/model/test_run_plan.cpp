@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "SuiteFixtures.h"
-#include "model/Conversation.h"
-#include "model/RunPlan.h"
+#include "model/run/Conversation.h"
+#include "model/run/RunPlan.h"
 
 #include <gtest/gtest.h>
 

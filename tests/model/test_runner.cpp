@@ -3,8 +3,8 @@
 // sockets, a real journal on disk.
 #include "ClientTestSupport.h"
 #include "SuiteFixtures.h"
-#include "model/Clock.h"
-#include "model/RunController.h"
+#include "model/core/Clock.h"
+#include "model/run/RunController.h"
 
 #include <QCoreApplication>
 #include <QFile>

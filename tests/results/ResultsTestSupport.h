@@ -4,10 +4,10 @@
 // Builders shared by the result-file and journal tests: realistic records made by feeding SSE
 // chunks through the real StreamAssembler and computeMetrics, and small file helpers.
 
-#include "model/RequestMetrics.h"
-#include "model/ResultFile.h"
-#include "model/RunJournal.h"
-#include "model/StreamAssembler.h"
+#include "model/wire/RequestMetrics.h"
+#include "model/store/ResultFile.h"
+#include "model/store/RunJournal.h"
+#include "model/wire/StreamAssembler.h"
 
 #include <QByteArray>
 #include <QFile>

@@ -2,7 +2,7 @@
 // Results files: the format's field names, lossless round trips, atomic saves, and a clear
 // refusal (with the right ResultFileError kind) of everything that is not a usable results file.
 #include "ResultsTestSupport.h"
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/RunRecord.h"
+#include "model/core/RunRecord.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Descriptive statistics per endpoint × test (× turn), checked against values computed by hand.
 #include "StatsTestSupport.h"
-#include "model/Percentile.h"
-#include "model/Statistics.h"
+#include "model/core/Percentile.h"
+#include "model/evaluate/Statistics.h"
 
 #include <gtest/gtest.h>
 #include <limits>

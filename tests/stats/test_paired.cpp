@@ -2,7 +2,7 @@
 // Paired A/B statistics: tests against published and enumerated values, bootstrap
 // reproducibility and coverage, the verdict rule, and pairing of a run.
 #include "StatsTestSupport.h"
-#include "model/PairedComparison.h"
+#include "model/evaluate/PairedComparison.h"
 
 #include <algorithm>
 #include <chrono>

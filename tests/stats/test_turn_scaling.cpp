@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Multi-turn scaling and the total-latency crossover, on constructed numbers computed by hand.
 #include "StatsTestSupport.h"
-#include "model/TurnScaling.h"
+#include "model/evaluate/TurnScaling.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tests/support/ChatResponder.h"
 
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 #include "tests/support/EmulatorJson.h"
 
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tests/support/DeadlineScheduler.h"
 
-#include "model/Clock.h"
+#include "model/core/Clock.h"
 
 #include <algorithm>
 #include <chrono>

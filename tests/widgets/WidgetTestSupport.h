@@ -4,7 +4,7 @@
 // simulated endpoints (voice-assistant suite, 3 runs, 1 warm-up; q4km-like clean, nvfp4-like with
 // markdown, thinking leaks and broken tool calls), loaded and evaluated the way the app does.
 
-#include "model/ResultFile.h"
+#include "model/store/ResultFile.h"
 #include "widgets/DashboardData.h"
 
 #include <QImage>

@@ -3,7 +3,7 @@
 // something): their series carry the fixture's numbers, toggles switch them, empty and
 // not-applicable states say so, selections survive a refresh, and they render.
 #include "WidgetTestSupport.h"
-#include "model/Percentile.h"
+#include "model/core/Percentile.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/charts/LatencyLengthChart.h"
 #include "widgets/charts/LiveThroughputChart.h"

@@ -2,7 +2,7 @@
 // Side-by-side responses: span highlighting, the view's selection, the columns' content from the
 // fixture, the Raw / Rendered toggle, and model output that tries to be HTML, images or links.
 #include "WidgetTestSupport.h"
-#include "model/QualityGates.h"
+#include "model/gates/QualityGates.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/responses/ResponseColumn.h"
 #include "widgets/responses/ResponseFormatting.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Quality matrix, statistics tables and guardrail banner, populated from the simulated fixture.
 #include "WidgetTestSupport.h"
-#include "model/QualityGates.h"
+#include "model/gates/QualityGates.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/tables/CellStatisticsModel.h"
 #include "widgets/tables/ComparisonModel.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/charts/LatencyLengthChart.h"
 
-#include "model/TurnScaling.h"
+#include "model/evaluate/TurnScaling.h"
 
 #include <QChart>
 #include <QComboBox>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/charts/MetricByTestChart.h"
 
-#include "model/Percentile.h"
+#include "model/core/Percentile.h"
 
 #include <QBarCategoryAxis>
 #include <QBoxPlotSeries>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/Statistics.h"
+#include "model/evaluate/Statistics.h"
 #include "widgets/charts/ChartPanel.h"
 
 class QBarCategoryAxis;

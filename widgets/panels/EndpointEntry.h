@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/Endpoint.h"
+#include "model/core/Endpoint.h"
 
 #include <QString>
 #include <nlohmann/json.hpp>

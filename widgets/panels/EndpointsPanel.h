@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/EndpointProbe.h"
+#include "model/wire/EndpointProbe.h"
 #include "widgets/panels/EndpointEntry.h"
 
 #include <QWidget>

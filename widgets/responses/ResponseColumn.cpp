@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/responses/ResponseColumn.h"
 
-#include "model/QualityGates.h"
+#include "model/gates/QualityGates.h"
 #include "widgets/responses/FlowLayout.h"
 #include "widgets/responses/ResponseFormatting.h"
 #include "widgets/responses/SafeTextView.h"

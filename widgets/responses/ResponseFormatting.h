@@ -4,7 +4,7 @@
 // leaked thinking apart from the answer, tool calls as formatted calls. Free functions over plain
 // values, so every rule here is testable without a widget.
 
-#include "model/RunRecord.h"
+#include "model/core/RunRecord.h"
 #include "widgets/Theme.h"
 
 #include <QColor>

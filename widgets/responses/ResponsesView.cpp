@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/responses/ResponsesView.h"
 
-#include "model/QualityGates.h"
+#include "model/gates/QualityGates.h"
 #include "widgets/responses/ResponseColumn.h"
 #include "widgets/responses/ResponseFormatting.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/Evaluation.h"
+#include "model/evaluate/Evaluation.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

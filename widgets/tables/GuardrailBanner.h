@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/Guardrails.h"
+#include "model/evaluate/Guardrails.h"
 #include "widgets/DashboardView.h"
 
 #include <QWidget>

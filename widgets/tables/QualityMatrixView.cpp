@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/tables/QualityMatrixView.h"
 
-#include "model/QualityGates.h"
+#include "model/gates/QualityGates.h"
 #include "widgets/tables/TableText.h"
 
 #include <QComboBox>

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/Evaluation.h"
-#include "model/PairedComparison.h"
-#include "model/Statistics.h"
+#include "model/evaluate/Evaluation.h"
+#include "model/evaluate/PairedComparison.h"
+#include "model/evaluate/Statistics.h"
 
 #include <QColor>
 #include <QString>

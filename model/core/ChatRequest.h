@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/core/Endpoint.h"
+
+#include <QByteArray>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+namespace qs {
+
+/// What to ask one endpoint. Messages and tools are OpenAI JSON as-is, so suites can carry
+/// anything a server understands (tool results, images…).
+struct ChatRequest {
+    nlohmann::json messages = nlohmann::json::array(); ///< [{"role":"user","content":"…"}, …]
+    nlohmann::json tools; ///< null, or an array of function schemas
+    std::optional<int> maxTokens;
+    std::optional<double> temperature;
+    std::optional<qint64> seed;
+    bool stream = true;
+    /// Merged last (RFC 7386), after the endpoint's extra_body: per-test overrides.
+    nlohmann::json extraBody = nlohmann::json::object();
+
+    /// A single user message, for probes and the CLI.
+    static ChatRequest fromPrompt(const QString& prompt, const QString& system = {});
+};
+
+/// The exact JSON body Quantscope sends: model (when known), messages, `stream` with
+/// `stream_options.include_usage: true` (so every server reports its own token counts), sampling
+/// fields, tools when present, then the endpoint's extra_body, then the request's extraBody.
+nlohmann::json buildChatBody(const Endpoint& endpoint, const ChatRequest& request);
+
+} // namespace qs

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+#include "model/core/JsonText.h"
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <set>
+
+namespace qs::json_text {
+
+using json = nlohmann::json;
+
+QString fromStd(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+// Keeps user text in messages short and on one line.
+QString shortened(const QString& text, int limit)
+{
+    QString t = text;
+    t.replace(u'\n', QStringLiteral("\\n"));
+    if (t.size() > limit)
+        t = t.left(limit) + QStringLiteral("…");
+    return t;
+}
+
+QString quote(const QString& text)
+{
+    return u'"' + shortened(text) + u'"';
+}
+
+QString quote(std::string_view text)
+{
+    return quote(fromStd(text));
+}
+
+// "a number (3)", "a string ("abc")", … — never calls dump() on strings (invalid UTF-8 throws).
+QString describe(const json& v)
+{
+    switch (v.type()) {
+    case json::value_t::null:
+        return QStringLiteral("null");
+    case json::value_t::boolean:
+        return v.get<bool>() ? QStringLiteral("a boolean (true)") : QStringLiteral("a boolean (false)");
+    case json::value_t::number_float:
+        if (!std::isfinite(v.get<double>()))
+            return QStringLiteral("a number that is not finite");
+        [[fallthrough]];
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+        return QStringLiteral("a number (") + fromStd(v.dump()) + u')';
+    case json::value_t::string:
+        return QStringLiteral("a string (") + quote(v.get_ref<const std::string&>()) + u')';
+    case json::value_t::array:
+        return v.empty() ? QStringLiteral("an empty list") : QStringLiteral("a list");
+    case json::value_t::object:
+        return QStringLiteral("an object");
+    case json::value_t::binary:
+    case json::value_t::discarded:
+        break;
+    }
+    return QStringLiteral("an unsupported value");
+}
+
+QString keyPath(const QString& parent, std::string_view key)
+{
+    return parent.isEmpty() ? fromStd(key) : parent + u'.' + fromStd(key);
+}
+
+QString indexPath(const QString& parent, std::size_t index)
+{
+    return parent + u'[' + QString::number(index) + u']';
+}
+
+// Optimal string alignment distance: a transposition ("requried") counts as one edit.
+int editDistance(const std::string& a, const std::string& b)
+{
+    const std::size_t n = a.size(), m = b.size();
+    std::vector<std::vector<int>> d(n + 1, std::vector<int>(m + 1));
+    for (std::size_t i = 0; i <= n; ++i)
+        d[i][0] = int(i);
+    for (std::size_t j = 0; j <= m; ++j)
+        d[0][j] = int(j);
+    for (std::size_t i = 1; i <= n; ++i)
+        for (std::size_t j = 1; j <= m; ++j) {
+            const int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[n][m];
+}
+
+// "maxTokens", "Max-Tokens" and "max_tokens" are the same key to a human.
+std::string normalizedKey(const std::string& key)
+{
+    std::string out;
+    for (char c : key)
+        if (c != '_' && c != '-' && c != ' ')
+            out += char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::optional<std::string> closestKey(const std::string& key, const std::vector<std::string_view>& known)
+{
+    if (key.size() > 64)
+        return std::nullopt;
+    const std::string norm = normalizedKey(key);
+    std::optional<std::string> best;
+    int bestDistance = std::numeric_limits<int>::max();
+    for (std::string_view k : known) {
+        const std::string candidate(k);
+        const int dist = normalizedKey(candidate) == norm ? 0 : editDistance(key, candidate);
+        if (dist < bestDistance) {
+            bestDistance = dist;
+            best = candidate;
+        }
+    }
+    const int allowed = key.size() <= 4 ? 1 : key.size() <= 8 ? 2 : 3;
+    if (best && bestDistance <= allowed)
+        return best;
+    return std::nullopt;
+}
+
+std::optional<QString> closestKey(const QString& key, const QStringList& known)
+{
+    std::vector<std::string> words;
+    for (const QString& k : known)
+        words.push_back(k.toStdString());
+    const std::vector<std::string_view> views(words.begin(), words.end());
+    if (const auto best = closestKey(key.toStdString(), views))
+        return fromStd(*best);
+    return std::nullopt;
+}
+
+QString exceptionText(const char* what)
+{
+    QString text = QString::fromUtf8(what);
+    if (const qsizetype bracket = text.indexOf(QStringLiteral("] ")); text.startsWith(u'[') && bracket >= 0)
+        text = text.mid(bracket + 2);
+    if (text.startsWith(QStringLiteral("parse error"))) {
+        if (const qsizetype colon = text.indexOf(QStringLiteral(": ")); colon >= 0)
+            text = text.mid(colon + 2);
+    }
+    return text;
+}
+
+namespace {
+
+// 1-based line and column (in characters, not UTF-8 bytes) of the byte nlohmann reports.
+std::pair<int, int> lineAndColumn(const QByteArray& data, std::size_t bytePosition)
+{
+    const qsizetype end
+        = qsizetype(std::min<std::size_t>(bytePosition > 0 ? bytePosition - 1 : 0, std::size_t(data.size())));
+    int line = 1, column = 1;
+    for (qsizetype i = 0; i < end; ++i) {
+        const auto c = static_cast<unsigned char>(data[i]);
+        if (c == '\n') {
+            ++line;
+            column = 1;
+        } else if ((c & 0xC0) != 0x80) { // count characters, not UTF-8 continuation bytes
+            ++column;
+        }
+    }
+    return {line, column};
+}
+
+// Follows the parse to know the path of the current value: reports duplicate keys and bounds
+// nesting, before the document is built.
+class ParseWatcher {
+public:
+    explicit ParseWatcher(int maxDepth)
+        : m_maxDepth(maxDepth)
+    {
+    }
+
+    bool operator()(json::parse_event_t event, json& parsed)
+    {
+        switch (event) {
+        case json::parse_event_t::object_start:
+        case json::parse_event_t::array_start:
+            if (int(m_frames.size()) >= m_maxDepth)
+                fail(QStringLiteral("nested more than %1 levels deep").arg(m_maxDepth));
+            m_frames.push_back({event == json::parse_event_t::array_start, 0, {}, {}});
+            break;
+        case json::parse_event_t::key: {
+            Frame& f = m_frames.back();
+            f.key = parsed.is_string() ? parsed.get<std::string>() : std::string();
+            if (!f.keys.insert(f.key).second)
+                fail(
+                    QStringLiteral("key given twice in the same object (JSON would keep only the last one)"));
+            break;
+        }
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            m_frames.pop_back();
+            elementDone();
+            break;
+        case json::parse_event_t::value:
+            elementDone();
+            break;
+        }
+        return true;
+    }
+
+private:
+    struct Frame {
+        bool array = false;
+        std::size_t index = 0;
+        std::string key;
+        std::set<std::string> keys;
+    };
+
+    void elementDone()
+    {
+        if (!m_frames.empty() && m_frames.back().array)
+            ++m_frames.back().index;
+    }
+
+    [[noreturn]] void fail(const QString& message) const
+    {
+        QString p;
+        for (const Frame& f : m_frames)
+            p = f.array ? indexPath(p, f.index) : keyPath(p, f.key);
+        throw ParseProblem {(p.isEmpty() ? QStringLiteral("top level") : p) + QStringLiteral(": ") + message};
+    }
+
+    int m_maxDepth;
+    std::vector<Frame> m_frames;
+};
+
+} // namespace
+
+json parseStrict(const QByteArray& data, int maxNestingDepth)
+{
+    ParseWatcher watcher(maxNestingDepth);
+    try {
+        return json::parse(
+            data.cbegin(), data.cend(), [&watcher](int /*depth*/, json::parse_event_t event, json& parsed) {
+                return watcher(event, parsed);
+            });
+    } catch (const json::parse_error& e) {
+        const auto [line, column] = lineAndColumn(data, e.byte);
+        throw ParseProblem {QStringLiteral("line %1, column %2: not valid JSON: %3")
+                                .arg(line)
+                                .arg(column)
+                                .arg(exceptionText(e.what()))};
+    } catch (const json::exception& e) {
+        throw ParseProblem {QStringLiteral("not valid JSON: ") + exceptionText(e.what())};
+    }
+}
+
+} // namespace qs::json_text

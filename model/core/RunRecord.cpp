@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "model/core/RunRecord.h"
+
+namespace qs {
+
+QString runOrderId(RunOrder order)
+{
+    switch (order) {
+    case RunOrder::Interleaved:
+        return QStringLiteral("interleaved");
+    case RunOrder::Sequential:
+        return QStringLiteral("sequential");
+    case RunOrder::Parallel:
+        return QStringLiteral("parallel");
+    }
+    return QStringLiteral("interleaved");
+}
+
+std::optional<RunOrder> runOrderFromId(const QString& id)
+{
+    const QString s = id.trimmed().toLower();
+    if (s == u"interleaved")
+        return RunOrder::Interleaved;
+    if (s == u"sequential")
+        return RunOrder::Sequential;
+    if (s == u"parallel")
+        return RunOrder::Parallel;
+    return std::nullopt;
+}
+
+int findEndpoint(const RunResult& result, const QString& indexOrLabel)
+{
+    bool isIndex = false;
+    const int index = indexOrLabel.toInt(&isIndex);
+    if (isIndex)
+        return index >= 0 && std::size_t(index) < result.endpoints.size() ? index : -1;
+    for (std::size_t i = 0; i < result.endpoints.size(); ++i)
+        if (result.endpoints[i].endpoint.displayName() == indexOrLabel)
+            return int(i);
+    return -1;
+}
+
+} // namespace qs

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/core/Endpoint.h"
+#include "model/core/RequestRecord.h"
+
+#include <QDateTime>
+#include <QString>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace qs {
+
+/// One request of a run: where it sat in the plan, and everything measured about it.
+struct RunRecord {
+    int endpoint = 0; ///< index into RunResult::endpoints
+    QString test; ///< SuiteTest::id
+    int turn = 1; ///< 1-based turn of a conversation (1 for single-prompt tests)
+    int iteration = 1; ///< 1-based; warm-ups and measured runs are numbered separately
+    bool warmup = false; ///< warm-ups are stored but never enter statistics
+    int concurrency = 1; ///< requests the runner kept in flight when this one ran
+    double startOffsetMs = 0; ///< this request's t0 relative to the run's start (monotonic)
+    QDateTime startedAt; ///< wall-clock time of t0, UTC (for reading, not for measuring)
+    RequestRecord request;
+    nlohmann::json gates = nlohmann::json::object(); ///< gate name -> true/false/null (evaluation issue)
+    nlohmann::json gateDetails = nlohmann::json::object(); ///< reasons and character ranges
+};
+
+enum class RunOrder {
+    Interleaved, ///< per test, endpoints alternate A B, B A, … so drift hits every arm alike
+    Sequential, ///< all of endpoint A, then all of B
+    Parallel, ///< every endpoint at once, each in its own lane (endpoints on separate machines)
+};
+QString runOrderId(RunOrder order); ///< "interleaved", "sequential", "parallel"
+std::optional<RunOrder> runOrderFromId(const QString& id);
+
+struct RunSettings {
+    int warmup = -1; ///< -1 = the suite's (per test) value
+    int runs = -1; ///< -1 = the suite's value
+    RunOrder order = RunOrder::Interleaved;
+    int concurrency = 1; ///< requests in flight per endpoint (ignored by a suite's concurrency sweep)
+    std::optional<int> maxTokens; ///< overrides the suite and its tests
+    quint64 seed = 1; ///< fixes the plan's order (which arm goes first, test order)
+    int requestTimeoutMs = 0; ///< total per request; 0 = the endpoint's own timeouts only
+};
+
+/// An endpoint as the run saw it: its description (never a key), how the user named it, and
+/// what the probe found.
+struct RunEndpoint {
+    Endpoint endpoint;
+    QString spec; ///< as given, e.g. "sim:nvfp4-like" or "http://10.0.0.5:8000"
+    bool simulated = false;
+    nlohmann::json probe = nlohmann::json::object(); ///< toJson(ProbeResult)
+};
+
+/// A whole run: what was asked, of whom, and every request. This is what a results file holds.
+struct RunResult {
+    QString toolVersion;
+    QString host;
+    QDateTime startedAt; ///< UTC
+    QDateTime endedAt; ///< UTC; invalid while running
+    nlohmann::json suite; ///< the suite as run (Suite::raw plus its source)
+    RunSettings settings;
+    std::vector<RunEndpoint> endpoints;
+    std::vector<RunRecord> records;
+    bool complete = false; ///< false for a cancelled run or one recovered from a journal
+    QString note; ///< e.g. "recovered from run.json.journal; 3 requests were in flight"
+};
+
+/// The endpoint `indexOrLabel` names: an index ("1") or a label (Endpoint::displayName(), exact).
+/// -1 when it names none. How `--baseline` and the dashboard's baseline picker find an endpoint.
+int findEndpoint(const RunResult& result, const QString& indexOrLabel);
+
+} // namespace qs

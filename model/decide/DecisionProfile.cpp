@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: MIT
+#include "model/decide/DecisionProfile.h"
+
+#include "model/core/JsonText.h"
+#include "model/gates/QualityGates.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <string_view>
+
+namespace qs {
+
+namespace {
+
+using json = nlohmann::json;
+using namespace json_text;
+
+// A profile is a page of criteria; anything near this size is not one.
+constexpr qint64 maxProfileFileBytes = 1024 * 1024;
+constexpr int maxNestingDepth = 32;
+
+// ---------------------------------------------------------------------------------------------
+// Error reporting: "FILE: PATH: PROBLEM", as SuiteError reads.
+
+struct Context {
+    QString source;
+
+    [[noreturn]] void fail(const QString& path, const QString& problem) const
+    {
+        const QString where = path.isEmpty() ? QStringLiteral("top level") : path;
+        throw ProfileError(
+            QString(source + QStringLiteral(": ") + where + QStringLiteral(": ") + problem).toStdString());
+    }
+};
+
+[[noreturn]] void failFile(const QString& source, const QString& problem)
+{
+    throw ProfileError(QString(source + QStringLiteral(": ") + problem).toStdString());
+}
+
+QString didYouMean(const QString& word, const QStringList& known)
+{
+    if (const auto c = closestKey(word, known))
+        return QStringLiteral("did you mean \"") + *c + QStringLiteral("\"?");
+    return QStringLiteral("expected one of: ") + known.join(QStringLiteral(", "));
+}
+
+const QStringList profileKeys = {
+    QStringLiteral("id"), QStringLiteral("name"), QStringLiteral("description"), QStringLiteral("criteria")};
+const QStringList criterionKeys = {QStringLiteral("id"), QStringLiteral("title"), QStringLiteral("gate"),
+    QStringLiteral("metric"), QStringLiteral("max_failures"), QStringLiteral("min_pass_rate"),
+    QStringLiteral("max"), QStringLiteral("min"), QStringLiteral("statistic"),
+    QStringLiteral("not_worse_than_baseline"), QStringLiteral("test"), QStringLiteral("rationale")};
+const QStringList statistics = {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
+    QStringLiteral("p99"), QStringLiteral("mean")};
+
+// Typos are never ignored: an unknown key is an error, with the closest known one.
+void checkKeys(const Context& ctx, const json& object, const QString& path, const QStringList& known)
+{
+    for (const auto& item : object.items()) {
+        const QString key = fromStd(item.key());
+        if (known.contains(key))
+            continue;
+        const QString where = keyPath(path, item.key());
+        if (const auto c = closestKey(key, known))
+            ctx.fail(where, QStringLiteral("unknown key; did you mean \"") + *c + QStringLiteral("\"?"));
+        if (path.isEmpty() && criterionKeys.contains(key))
+            ctx.fail(
+                where, QStringLiteral("unknown key here; it belongs in a criterion, inside \"criteria\""));
+        ctx.fail(where, QStringLiteral("unknown key; expected one of: ") + known.join(QStringLiteral(", ")));
+    }
+}
+
+const json* member(const json& object, std::string_view key)
+{
+    const auto it = object.find(std::string(key));
+    return it == object.end() ? nullptr : &*it;
+}
+
+QString stringValue(const Context& ctx, const json& v, const QString& path, bool allowEmpty)
+{
+    if (!v.is_string())
+        ctx.fail(path, QStringLiteral("must be a string, found ") + describe(v));
+    const QString s = fromStd(v.get_ref<const std::string&>());
+    if (!allowEmpty && s.trimmed().isEmpty())
+        ctx.fail(path, QStringLiteral("must not be empty"));
+    return s;
+}
+
+std::optional<QString> optionalString(
+    const Context& ctx, const json& object, std::string_view key, const QString& parent, bool allowEmpty)
+{
+    const json* v = member(object, key);
+    return v ? std::optional<QString>(stringValue(ctx, *v, keyPath(parent, key), allowEmpty)) : std::nullopt;
+}
+
+double numberValue(const Context& ctx, const json& v, const QString& path)
+{
+    if (!v.is_number() || !std::isfinite(v.get<double>()))
+        ctx.fail(path, QStringLiteral("must be a number, found ") + describe(v));
+    return v.get<double>();
+}
+
+bool isIdentifier(const QString& id)
+{
+    return !id.isEmpty() && id.size() <= 128 && std::all_of(id.begin(), id.end(), [](QChar c) {
+        return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9') || c == u'.'
+            || c == u'_' || c == u'-';
+    });
+}
+
+QString identifierValue(const Context& ctx, const json& v, const QString& path)
+{
+    const QString id = stringValue(ctx, v, path, false);
+    if (!isIdentifier(id))
+        ctx.fail(path,
+            quote(id)
+                + QStringLiteral(
+                    " is not a valid id; use 1 to 128 letters, digits, '.', '_' or '-' (no spaces)"));
+    return id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Criteria
+
+QString kindKey(Criterion::Kind kind)
+{
+    switch (kind) {
+    case Criterion::Kind::GateMaxFailures:
+        return QStringLiteral("max_failures");
+    case Criterion::Kind::GateMinPassRate:
+        return QStringLiteral("min_pass_rate");
+    case Criterion::Kind::MetricMax:
+        return QStringLiteral("max");
+    case Criterion::Kind::MetricMin:
+        return QStringLiteral("min");
+    case Criterion::Kind::MetricNotWorse:
+    case Criterion::Kind::GateNotWorse:
+        return QStringLiteral("not_worse_than_baseline");
+    }
+    return {};
+}
+
+// Which of `keys` the object has; exactly one is required.
+QString exactlyOne(
+    const Context& ctx, const json& c, const QString& path, const QStringList& keys, const QString& subject)
+{
+    QStringList present;
+    for (const QString& k : keys)
+        if (member(c, k.toStdString()))
+            present << k;
+    if (present.size() == 1)
+        return present.first();
+    const QString options = QStringLiteral("\"") + keys.join(QStringLiteral("\", \"")) + u'"';
+    if (present.isEmpty())
+        ctx.fail(path, subject + QStringLiteral(" needs one of ") + options);
+    ctx.fail(path,
+        subject + QStringLiteral(" takes exactly one of ") + options + QStringLiteral(", found ")
+            + present.join(QStringLiteral(" and ")) + QStringLiteral("; split it into two criteria"));
+}
+
+void requireTrue(const Context& ctx, const json& v, const QString& path)
+{
+    if (!v.is_boolean())
+        ctx.fail(path, QStringLiteral("must be true, found ") + describe(v));
+    if (!v.get<bool>())
+        ctx.fail(path,
+            QStringLiteral("is false; remove the criterion instead (a profile lists only what it requires)"));
+}
+
+QString defaultTitle(const Criterion& c)
+{
+    const QString subject = c.kind == Criterion::Kind::GateMaxFailures
+            || c.kind == Criterion::Kind::GateMinPassRate || c.kind == Criterion::Kind::GateNotWorse
+        ? c.gate
+        : metricId(c.metric);
+    QString t;
+    switch (c.kind) {
+    case Criterion::Kind::GateMaxFailures:
+        t = subject + QStringLiteral(": at most %1 failures").arg(c.threshold);
+        break;
+    case Criterion::Kind::GateMinPassRate:
+        t = subject + QStringLiteral(": passes at least %1 %").arg(c.threshold * 100.0, 0, 'g', 4);
+        break;
+    case Criterion::Kind::MetricMax:
+        t = subject + u' ' + c.statistic + QStringLiteral(" ≤ %1 ").arg(c.threshold) + metricUnit(c.metric);
+        break;
+    case Criterion::Kind::MetricMin:
+        t = subject + u' ' + c.statistic + QStringLiteral(" ≥ %1 ").arg(c.threshold) + metricUnit(c.metric);
+        break;
+    case Criterion::Kind::MetricNotWorse:
+    case Criterion::Kind::GateNotWorse:
+        t = subject + QStringLiteral(" not worse than the baseline");
+        break;
+    }
+    if (!c.test.isEmpty())
+        t += QStringLiteral(" (") + c.test + u')';
+    return t;
+}
+
+Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
+{
+    if (!c.is_object())
+        ctx.fail(path,
+            QStringLiteral(
+                "must be an object like {\"gate\": \"no_thinking_leak\", \"max_failures\": 0}, found ")
+                + describe(c));
+    checkKeys(ctx, c, path, criterionKeys);
+
+    Criterion out;
+    const QString subject = exactlyOne(
+        ctx, c, path, {QStringLiteral("gate"), QStringLiteral("metric")}, QStringLiteral("a criterion"));
+    if (subject == u"gate") {
+        const QString gatePath = keyPath(path, "gate");
+        out.gate = stringValue(ctx, *member(c, "gate"), gatePath, false);
+        if (!gateNames().contains(out.gate))
+            ctx.fail(gatePath,
+                QStringLiteral("unknown gate ") + quote(out.gate) + QStringLiteral("; ")
+                    + didYouMean(out.gate, gateNames()));
+        for (const char* metricOnly : {"max", "min", "statistic"})
+            if (member(c, metricOnly))
+                ctx.fail(keyPath(path, metricOnly),
+                    QStringLiteral("applies to a \"metric\" criterion; a gate takes \"max_failures\", "
+                                   "\"min_pass_rate\" or \"not_worse_than_baseline\""));
+        const QString form = exactlyOne(ctx, c, path,
+            {QStringLiteral("max_failures"), QStringLiteral("min_pass_rate"),
+                QStringLiteral("not_worse_than_baseline")},
+            QStringLiteral("a gate criterion"));
+        const QString formPath = keyPath(path, form.toStdString());
+        const json& v = *member(c, form.toStdString());
+        if (form == u"max_failures") {
+            out.kind = Criterion::Kind::GateMaxFailures;
+            const double n = numberValue(ctx, v, formPath);
+            if (n < 0 || std::floor(n) != n || n > 1e9)
+                ctx.fail(formPath,
+                    QStringLiteral("must be a whole number of failures (0 or more), found ") + describe(v));
+            out.threshold = n;
+        } else if (form == u"min_pass_rate") {
+            out.kind = Criterion::Kind::GateMinPassRate;
+            const double r = numberValue(ctx, v, formPath);
+            if (r > 1 && r <= 100)
+                ctx.fail(formPath,
+                    QStringLiteral("is a fraction from 0 to 1, found %1; write %2 for %1 %")
+                        .arg(r)
+                        .arg(r / 100.0));
+            if (r < 0 || r > 1)
+                ctx.fail(formPath,
+                    QStringLiteral("must be a fraction from 0 to 1 (0.6 for \"6 of 10\"), found ")
+                        + describe(v));
+            out.threshold = r;
+        } else {
+            out.kind = Criterion::Kind::GateNotWorse;
+            requireTrue(ctx, v, formPath);
+        }
+    } else {
+        const QString metricPath = keyPath(path, "metric");
+        const QString id = stringValue(ctx, *member(c, "metric"), metricPath, false);
+        const auto metric = metricFromId(id);
+        QStringList metricIds;
+        for (Metric m : {Metric::TtftAny, Metric::TtftVisible, Metric::FirstSentence, Metric::E2e,
+                 Metric::DecodeTps, Metric::CompletionTokens, Metric::PromptTokens})
+            metricIds << metricId(m);
+        if (!metric)
+            ctx.fail(metricPath,
+                QStringLiteral("unknown metric ") + quote(id) + QStringLiteral("; ")
+                    + didYouMean(id, metricIds));
+        out.metric = *metric;
+        for (const char* gateOnly : {"max_failures", "min_pass_rate"})
+            if (member(c, gateOnly))
+                ctx.fail(keyPath(path, gateOnly),
+                    QStringLiteral("applies to a \"gate\" criterion; a metric takes \"max\", \"min\" or "
+                                   "\"not_worse_than_baseline\""));
+        const QString form = exactlyOne(ctx, c, path,
+            {QStringLiteral("max"), QStringLiteral("min"), QStringLiteral("not_worse_than_baseline")},
+            QStringLiteral("a metric criterion"));
+        const QString formPath = keyPath(path, form.toStdString());
+        const json& v = *member(c, form.toStdString());
+        if (form == u"not_worse_than_baseline") {
+            out.kind = Criterion::Kind::MetricNotWorse;
+            requireTrue(ctx, v, formPath);
+            if (preferredDirection(out.metric) == Preferred::Neither || out.metric == Metric::PromptTokens)
+                ctx.fail(formPath,
+                    quote(id)
+                        + QStringLiteral(
+                            " has no better direction (more tokens is neither better nor worse), "
+                            "so it cannot be \"not worse\"; give it a \"max\" or \"min\" instead"));
+            if (member(c, "statistic"))
+                ctx.fail(keyPath(path, "statistic"),
+                    QStringLiteral(
+                        "applies to \"max\"/\"min\" only; \"not_worse_than_baseline\" uses the paired "
+                        "comparison of every request"));
+        } else {
+            out.kind = form == u"max" ? Criterion::Kind::MetricMax : Criterion::Kind::MetricMin;
+            out.threshold = numberValue(ctx, v, formPath);
+            if (out.threshold < 0)
+                ctx.fail(formPath, QStringLiteral("must not be negative, found ") + describe(v));
+            if (const auto s = optionalString(ctx, c, "statistic", path, false)) {
+                if (!statistics.contains(*s))
+                    ctx.fail(keyPath(path, "statistic"),
+                        QStringLiteral("unknown statistic ") + quote(*s) + QStringLiteral("; ")
+                            + (*s == u"median" ? QStringLiteral("the median is \"p50\"")
+                                               : didYouMean(*s, statistics)));
+                out.statistic = *s;
+            }
+        }
+    }
+    if (const auto t = optionalString(ctx, c, "test", path, false))
+        out.test = *t;
+    out.rationale = optionalString(ctx, c, "rationale", path, true).value_or(QString());
+    out.title = optionalString(ctx, c, "title", path, false).value_or(defaultTitle(out));
+    if (const json* id = member(c, "id"))
+        out.id = identifierValue(ctx, *id, keyPath(path, "id"));
+    else
+        out.id = (out.gate.isEmpty() ? metricId(out.metric) : out.gate) + u'_' + kindKey(out.kind)
+            + (out.test.isEmpty() ? QString() : u'_' + out.test);
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+json parseDocument(const QByteArray& data, const QString& source)
+{
+    if (data.trimmed().isEmpty())
+        failFile(source,
+            QStringLiteral(
+                "the file is empty; a decision profile is a JSON object with \"id\" and \"criteria\""));
+    try {
+        return parseStrict(data, maxNestingDepth);
+    } catch (const ParseProblem& p) {
+        failFile(source, p.message);
+    }
+}
+
+const QStringList& builtinNames()
+{
+    static const QStringList names = {QStringLiteral("voice-assistant"), QStringLiteral("throughput")};
+    return names;
+}
+
+} // namespace
+
+DecisionProfile parseDecisionProfile(const nlohmann::json& root, const QString& sourceName)
+{
+    const Context ctx {sourceName};
+    if (!root.is_object())
+        ctx.fail(QString(),
+            QStringLiteral("a decision profile must be a JSON object with \"id\" and \"criteria\", found ")
+                + describe(root));
+    try {
+        (void)root.dump(); // stored in reports: must be valid UTF-8
+    } catch (const json::exception& e) {
+        ctx.fail(QString(), QStringLiteral("cannot be stored as JSON: ") + exceptionText(e.what()));
+    }
+    checkKeys(ctx, root, QString(), profileKeys);
+
+    DecisionProfile p;
+    const json* id = member(root, "id");
+    if (!id)
+        ctx.fail(QString(), QStringLiteral("\"id\" is missing; give a short name like \"voice-assistant\""));
+    p.id = identifierValue(ctx, *id, QStringLiteral("id"));
+    p.name = optionalString(ctx, root, "name", QString(), false).value_or(p.id);
+    p.description = optionalString(ctx, root, "description", QString(), true).value_or(QString());
+
+    const json* criteria = member(root, "criteria");
+    if (!criteria)
+        ctx.fail(QString(),
+            QStringLiteral("\"criteria\" is missing; give a list like [{\"gate\": \"no_thinking_leak\", "
+                           "\"max_failures\": 0}]"));
+    const QString path = QStringLiteral("criteria");
+    if (!criteria->is_array())
+        ctx.fail(path, QStringLiteral("must be a list of criteria, found ") + describe(*criteria));
+    if (criteria->empty())
+        ctx.fail(path, QStringLiteral("is empty; a profile needs at least one criterion"));
+    for (std::size_t i = 0; i < criteria->size(); ++i) {
+        const QString at = indexPath(path, i);
+        Criterion c = parseCriterion(ctx, (*criteria)[i], at);
+        for (std::size_t j = 0; j < p.criteria.size(); ++j)
+            if (p.criteria[j].id == c.id)
+                ctx.fail(keyPath(at, "id"),
+                    quote(c.id)
+                        + QStringLiteral(" is already the id of criteria[%1]; criterion ids must be unique")
+                              .arg(j));
+        p.criteria.push_back(std::move(c));
+    }
+    p.source = sourceName;
+    p.raw = root;
+    return p;
+}
+
+DecisionProfile loadDecisionProfileFile(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        failFile(path, QStringLiteral("cannot read the decision profile: no such file"));
+    if (info.isDir())
+        failFile(path, QStringLiteral("cannot read the decision profile: it is a directory"));
+    if (info.size() > maxProfileFileBytes)
+        failFile(path,
+            QStringLiteral("the file is larger than 1 MiB; a decision profile is a short list of criteria"));
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        failFile(path, QStringLiteral("cannot read the decision profile: ") + file.errorString());
+    const QByteArray data = file.read(maxProfileFileBytes + 1);
+    if (data.size() > maxProfileFileBytes)
+        failFile(path,
+            QStringLiteral("the file is larger than 1 MiB; a decision profile is a short list of criteria"));
+    return parseDecisionProfile(parseDocument(data, path), path);
+}
+
+QStringList builtinDecisionProfileNames()
+{
+    return builtinNames();
+}
+
+DecisionProfile loadBuiltinDecisionProfile(const QString& name)
+{
+    const QString source = QStringLiteral("builtin:") + name;
+    if (!builtinNames().contains(name)) {
+        QString hint;
+        if (const auto c = closestKey(name, builtinNames()))
+            hint = QStringLiteral("did you mean \"") + *c + QStringLiteral("\"? ");
+        throw ProfileError(QString(QStringLiteral("no built-in decision profile named ") + quote(name)
+            + QStringLiteral("; ") + hint + QStringLiteral("the built-in profiles are: ")
+            + builtinNames().join(QStringLiteral(", "))
+            + QStringLiteral(" (or give the path of a profile file)"))
+                               .toStdString());
+    }
+    QFile file(QStringLiteral(":/profiles/") + name + QStringLiteral(".json"));
+    if (!file.open(QIODevice::ReadOnly))
+        failFile(source,
+            QStringLiteral("the built-in profile is missing from this build (its resources are not linked)"));
+    return parseDecisionProfile(parseDocument(file.readAll(), source), source);
+}
+
+DecisionProfile loadDecisionProfile(const QString& nameOrPath)
+{
+    if (builtinNames().contains(nameOrPath))
+        return loadBuiltinDecisionProfile(nameOrPath);
+    if (nameOrPath.startsWith(QStringLiteral("builtin:")))
+        return loadBuiltinDecisionProfile(nameOrPath.mid(8));
+    // A bare word that is neither a file nor a built-in was most likely a mistyped profile name.
+    const bool looksLikeName = !nameOrPath.contains(u'/') && !nameOrPath.contains(u'.');
+    if (looksLikeName && !QFileInfo::exists(nameOrPath))
+        loadBuiltinDecisionProfile(nameOrPath); // throws with the list of built-in names
+    return loadDecisionProfileFile(nameOrPath);
+}
+
+QString criterionKindId(Criterion::Kind kind)
+{
+    switch (kind) {
+    case Criterion::Kind::GateMaxFailures:
+        return QStringLiteral("gate_max_failures");
+    case Criterion::Kind::GateMinPassRate:
+        return QStringLiteral("gate_min_pass_rate");
+    case Criterion::Kind::MetricMax:
+        return QStringLiteral("metric_max");
+    case Criterion::Kind::MetricMin:
+        return QStringLiteral("metric_min");
+    case Criterion::Kind::MetricNotWorse:
+        return QStringLiteral("metric_not_worse");
+    case Criterion::Kind::GateNotWorse:
+        return QStringLiteral("gate_not_worse");
+    }
+    return {};
+}
+
+bool isGateCriterion(const Criterion& criterion)
+{
+    return criterion.kind == Criterion::Kind::GateMaxFailures
+        || criterion.kind == Criterion::Kind::GateMinPassRate
+        || criterion.kind == Criterion::Kind::GateNotWorse;
+}
+
+nlohmann::json toJson(const Criterion& c)
+{
+    json j = {{"id", c.id.toStdString()}, {"title", c.title.toStdString()},
+        {"kind", criterionKindId(c.kind).toStdString()}};
+    if (isGateCriterion(c))
+        j["gate"] = c.gate.toStdString();
+    else
+        j["metric"] = metricId(c.metric).toStdString();
+    switch (c.kind) {
+    case Criterion::Kind::GateMaxFailures:
+        j["max_failures"] = int(c.threshold);
+        break;
+    case Criterion::Kind::GateMinPassRate:
+        j["min_pass_rate"] = c.threshold;
+        break;
+    case Criterion::Kind::MetricMax:
+    case Criterion::Kind::MetricMin:
+        j[c.kind == Criterion::Kind::MetricMax ? "max" : "min"] = c.threshold;
+        j["statistic"] = c.statistic.toStdString();
+        break;
+    case Criterion::Kind::MetricNotWorse:
+    case Criterion::Kind::GateNotWorse:
+        j["not_worse_than_baseline"] = true;
+        break;
+    }
+    j["test"] = c.test.isEmpty() ? json() : json(c.test.toStdString());
+    j["rationale"] = c.rationale.toStdString();
+    return j;
+}
+
+} // namespace qs

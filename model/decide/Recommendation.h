@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/decide/DecisionProfile.h"
+#include "model/evaluate/Evaluation.h"
+
+#include <QString>
+#include <QStringList>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace qs {
+
+/// How one criterion came out for one candidate.
+struct CriterionResult {
+    Criterion criterion;
+    enum class Outcome {
+        Pass,
+        Fail,
+        Inconclusive, ///< too little data to decide (no judged request, too few pairs)
+    } outcome
+        = Outcome::Inconclusive;
+    QString measured; ///< the numbers, e.g. "4 of 36 answers leaked thinking", "p50 92.1 ms"
+    QString required; ///< e.g. "0", "≤ 120 ms", "≥ 60 % (6/10)", "not worse than Q4_K_M"
+    QString explanation; ///< one sentence: why it passed or failed
+};
+QString outcomeId(CriterionResult::Outcome outcome); ///< "pass", "fail", "inconclusive"
+
+/// The verdict for one candidate against the baseline.
+struct Recommendation {
+    int baseline = 0;
+    int candidate = 1;
+    QString baselineLabel;
+    QString candidateLabel;
+    enum class Decision {
+        Switch, ///< every criterion passed and nothing makes the comparison unfair
+        KeepBaseline, ///< at least one criterion failed
+        Inconclusive, ///< nothing failed, but something could not be decided or the comparison is unfair
+    } decision
+        = Decision::Inconclusive;
+    QString headline; ///< e.g. "Keep Q4_K_M: NVFP4 fails 3 of 7 criteria (thinking leaks, …)"
+    std::vector<CriterionResult> criteria; ///< in profile order
+    /// What would change this recommendation, derived from the failed (and inconclusive)
+    /// criteria and the critical guardrails, each a concrete sentence with the numbers.
+    QStringList whatWouldChange;
+    /// Critical guardrails that make the comparison not apples-to-apples, stated up front.
+    QStringList caveats;
+};
+QString decisionId(Recommendation::Decision decision); ///< "switch", "keep_baseline", "inconclusive"
+
+/// Judges every candidate (every endpoint but evaluation.baseline) against the profile, from the
+/// evaluation of `result` (gate counts and medians from Evaluation::cells, paired verdicts from
+/// Evaluation::comparison — which must have been computed). Never a winner the data cannot
+/// support: a failed criterion keeps the baseline; an undecidable one, or a critical guardrail
+/// (different models, …), makes the result inconclusive at best.
+std::vector<Recommendation> recommend(
+    const RunResult& result, const Evaluation& evaluation, const DecisionProfile& profile);
+
+nlohmann::json toJson(const CriterionResult& result);
+nlohmann::json toJson(const Recommendation& recommendation);
+
+} // namespace qs

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "model/evaluate/Evaluation.h"
+
+#include "model/gates/QualityGates.h"
+#include "model/store/ResultFile.h"
+#include "model/core/Suite.h"
+
+#include <QFileInfo>
+#include <algorithm>
+
+namespace qs {
+
+QString ensureGates(RunResult& result)
+{
+    int missing = 0;
+    for (const RunRecord& r : result.records)
+        missing += (!r.warmup && (!r.gates.is_object() || r.gates.empty())) ? 1 : 0;
+    if (missing == 0)
+        return {};
+    if (!result.suite.is_object())
+        return QStringLiteral("%1 records carry no quality-gate verdicts and the file stores no suite to "
+                              "judge them by")
+            .arg(missing);
+    try {
+        const Suite suite = parseSuite(result.suite, QStringLiteral("the suite stored in the file"));
+        const GatePatterns patterns = gatePatternsFor(suite);
+        for (RunRecord& r : result.records)
+            if (!r.gates.is_object() || r.gates.empty())
+                applyGates(r, suite, patterns);
+        return QStringLiteral("quality gates of %1 records judged now, from the suite stored in the file")
+            .arg(missing);
+    } catch (const std::exception& e) {
+        return QStringLiteral("quality gates could not be evaluated: %1").arg(QString::fromUtf8(e.what()));
+    }
+}
+
+Evaluation evaluate(
+    const RunResult& result, int baseline, const ComparisonOptions& options, bool withComparison)
+{
+    Evaluation e;
+    const int endpoints = int(result.endpoints.size());
+    e.baseline = endpoints == 0 ? 0 : std::clamp(baseline, 0, endpoints - 1);
+    e.summary = summarize(result);
+    e.cells = cellStatistics(result);
+    std::vector<int> candidates;
+    for (int i = 0; i < endpoints; ++i)
+        if (i != e.baseline)
+            candidates.push_back(i);
+    if (endpoints > 0 && withComparison) {
+        e.comparison = comparePaired(result, e.baseline, candidates, options);
+        e.hasComparison = true;
+    }
+    e.scaling = turnScaling(result);
+    e.guardrails = checkGuardrails(result);
+    e.gateFailures = tallyGateFailures(result);
+    return e;
+}
+
+RunResult combineResults(std::vector<LabelledResult> files)
+{
+    if (files.empty())
+        return {};
+    if (files.size() == 1)
+        return std::move(files.front().result);
+    RunResult out = std::move(files.front().result);
+    const QString firstLabel = files.front().label;
+    for (RunEndpoint& e : out.endpoints)
+        e.endpoint.label = firstLabel + QStringLiteral(" · ") + e.endpoint.displayName();
+    QStringList names {firstLabel};
+    QStringList differentSuites;
+    const auto suiteId = [](const nlohmann::json& suite) {
+        return suite.is_object() ? QString::fromStdString(suite.value("id", std::string())) : QString();
+    };
+    for (std::size_t f = 1; f < files.size(); ++f) {
+        RunResult& r = files[f].result;
+        names << files[f].label;
+        if (suiteId(r.suite) != suiteId(out.suite))
+            differentSuites << files[f].label;
+        const int offset = int(out.endpoints.size());
+        for (RunEndpoint& e : r.endpoints) {
+            e.endpoint.label = files[f].label + QStringLiteral(" · ") + e.endpoint.displayName();
+            out.endpoints.push_back(std::move(e));
+        }
+        out.records.reserve(out.records.size() + r.records.size());
+        for (RunRecord& rec : r.records) {
+            rec.endpoint += offset;
+            rec.request.endpointLabel = out.endpoints[std::size_t(rec.endpoint)].endpoint.label;
+            out.records.push_back(std::move(rec));
+        }
+        out.complete = out.complete && r.complete;
+        if (r.startedAt.isValid() && (!out.startedAt.isValid() || r.startedAt < out.startedAt))
+            out.startedAt = r.startedAt;
+        if (r.endedAt.isValid() && (!out.endedAt.isValid() || r.endedAt > out.endedAt))
+            out.endedAt = r.endedAt;
+    }
+    QString note = QStringLiteral("combined from %1 files: %2")
+                       .arg(files.size())
+                       .arg(names.join(QStringLiteral(", ")));
+    if (!differentSuites.isEmpty())
+        note += QStringLiteral("; %1 ran a different suite than %2, so only tests with the same id pair up")
+                    .arg(differentSuites.join(QStringLiteral(", ")), firstLabel);
+    if (!out.note.isEmpty())
+        note += QStringLiteral("; ") + out.note;
+    out.note = note;
+    return out;
+}
+
+RunResult loadForReview(const QStringList& paths, QStringList* notes)
+{
+    std::vector<LabelledResult> files;
+    for (const QString& path : paths) {
+        RunResult r = loadResults(path);
+        if (const QString note = ensureGates(r); !note.isEmpty() && notes)
+            *notes << QFileInfo(path).fileName() + QStringLiteral(": ") + note;
+        files.push_back({QFileInfo(path).completeBaseName(), std::move(r)});
+    }
+    return combineResults(std::move(files));
+}
+
+} // namespace qs

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: MIT
+#include "model/run/BenchmarkRunner.h"
+
+#include "model/core/Clock.h"
+#include "model/wire/EndpointProbe.h"
+#include "model/wire/StreamingClient.h"
+
+#include <QHostInfo>
+#include <QTimer>
+#include <ctime>
+#include <deque>
+
+namespace qs {
+
+namespace {
+double threadCpuMs()
+{
+    timespec ts {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+} // namespace
+
+/// One stream position: a client (and its kept-alive connection) to one endpoint, running one
+/// conversation at a time.
+struct BenchmarkRunner::Slot {
+    int id = 0;
+    int endpoint = 0;
+    Lane* lane = nullptr;
+    StreamingClient* client = nullptr;
+    std::optional<Conversation> conversation;
+    int test = 0;
+    int iteration = 0;
+    bool warmup = false;
+    int level = 1;
+    bool busy = false;
+    bool newRequest = true;
+};
+
+struct BenchmarkRunner::Lane {
+    std::vector<Wave> waves;
+    std::size_t wave = 0;
+    bool waveStarted = false;
+    std::deque<int> pending; ///< iterations of the current wave not started yet
+    std::map<std::pair<int, int>, std::unique_ptr<Slot>>
+        streams; ///< by (endpoint, slot index); "slots" is a Qt macro
+    int active = 0;
+    bool done = false;
+};
+
+BenchmarkRunner::BenchmarkRunner(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<qs::RunProgress>();
+    qRegisterMetaType<qs::LiveDelta>();
+    qRegisterMetaType<QList<qs::LiveDelta>>();
+    qRegisterMetaType<qs::RunStats>();
+    qRegisterMetaType<qs::RunRecord>();
+    qRegisterMetaType<qs::RunResult>();
+}
+
+BenchmarkRunner::~BenchmarkRunner() = default;
+
+void BenchmarkRunner::start(RunRequest request)
+{
+    Q_ASSERT(!m_running);
+    m_running = true;
+    m_cancel = false;
+    m_request = std::move(request);
+    m_result = RunResult();
+    m_result.toolVersion = QStringLiteral(QS_VERSION);
+    m_result.host = QHostInfo::localHostName();
+    m_result.startedAt = QDateTime::currentDateTimeUtc();
+    m_result.suite = m_request.suite.raw;
+    m_result.settings = m_request.settings;
+    m_result.endpoints = m_request.endpoints;
+    m_stats = RunStats();
+    m_progress = RunProgress();
+    m_startNs = monotonicNs();
+    m_cpuStartMs = threadCpuMs();
+    m_usable.assign(m_request.endpoints.size(), true);
+    m_warmupCounter.assign(m_request.endpoints.size(), 0);
+    if (!m_liveTimer) {
+        m_liveTimer = new QTimer(this);
+        m_liveTimer->setInterval(50);
+        connect(m_liveTimer, &QTimer::timeout, this, &BenchmarkRunner::flushLive);
+    }
+    try {
+        m_gatePatterns = gatePatternsFor(m_request.suite);
+    } catch (const std::exception& e) {
+        m_running = false;
+        Q_EMIT failed(
+            QStringLiteral("the suite's gate patterns are invalid: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
+    if (m_request.endpoints.empty() || m_request.suite.tests.empty()) {
+        m_running = false;
+        Q_EMIT failed(m_request.endpoints.empty() ? QStringLiteral("no endpoint to run against")
+                                                  : QStringLiteral("the suite has no tests"));
+        return;
+    }
+    if (!m_request.probe) {
+        beginRequests();
+        return;
+    }
+    // Probe every endpoint at once: learn model, runtime and properties, and drop dead ones now
+    // rather than after a hundred timeouts.
+    m_probesPending = int(m_request.endpoints.size());
+    for (std::size_t i = 0; i < m_request.endpoints.size(); ++i) {
+        auto* probe = new EndpointProbe(this);
+        m_probes.push_back(probe);
+        connect(
+            probe, &EndpointProbe::finished, this, [this, i](const ProbeResult& r) { onProbed(int(i), r); });
+        probe->start(m_request.endpoints[i].endpoint, 3);
+    }
+}
+
+void BenchmarkRunner::onProbed(int endpoint, const ProbeResult& probe)
+{
+    RunEndpoint& e = m_result.endpoints[std::size_t(endpoint)];
+    e.probe = toJson(probe);
+    const QString label = e.endpoint.label;
+    if (probe.usable()) {
+        e.endpoint = probe.endpoint; // model and runtime as discovered
+        e.endpoint.label = label;
+    } else {
+        m_usable[std::size_t(endpoint)] = false;
+        Q_EMIT warning(QStringLiteral("%1 (%2) is not usable and is skipped: %3")
+                           .arg(e.endpoint.displayName(), e.spec, probe.failure.text()));
+    }
+    for (const QString& w : probe.warnings)
+        Q_EMIT warning(QStringLiteral("%1: %2").arg(e.endpoint.displayName(), w));
+    if (--m_probesPending > 0)
+        return;
+    for (EndpointProbe* p : m_probes)
+        p->deleteLater();
+    m_probes.clear();
+    if (m_cancel) {
+        finishRun();
+        return;
+    }
+    beginRequests();
+}
+
+void BenchmarkRunner::beginRequests()
+{
+    bool any = false;
+    for (bool u : m_usable)
+        any = any || u;
+    if (!any) {
+        m_running = false;
+        QString why;
+        for (const RunEndpoint& e : m_result.endpoints) {
+            const auto f = e.probe.value("failure", nlohmann::json());
+            why += QStringLiteral("\n  %1: %2")
+                       .arg(e.endpoint.displayName(),
+                           f.is_object() ? QString::fromStdString(f.value("summary", std::string()))
+                                         : QStringLiteral("not usable"));
+        }
+        Q_EMIT failed(QStringLiteral("no endpoint is reachable, nothing was run:") + why);
+        return;
+    }
+    if (!m_request.journalPath.isEmpty()) {
+        const QString error = m_journal.open(m_request.journalPath, m_result);
+        if (!error.isEmpty()) {
+            m_running = false;
+            Q_EMIT failed(
+                QStringLiteral("cannot write the journal %1: %2").arg(m_request.journalPath, error));
+            return;
+        }
+    }
+    m_plan = makePlan(m_request.suite, int(m_result.endpoints.size()), m_request.settings);
+    m_lanes.clear();
+    for (auto& waves : m_plan.lanes) {
+        auto lane = std::make_unique<Lane>();
+        for (Wave& w : waves) {
+            if (!m_usable[std::size_t(w.endpoint)])
+                continue;
+            m_progress.total += int(w.iterations.size())
+                * (w.warmup ? 1 : m_request.suite.tests[std::size_t(w.test)].turnCount());
+            lane->waves.push_back(std::move(w));
+        }
+        m_lanes.push_back(std::move(lane));
+    }
+    m_liveTimer->start();
+    emitProgress(nullptr);
+    for (auto& lane : m_lanes)
+        pump(*lane);
+}
+
+void BenchmarkRunner::pump(Lane& lane)
+{
+    for (;;) {
+        if (lane.done)
+            return;
+        if (m_cancel) {
+            if (lane.active == 0) {
+                lane.done = true;
+                finishRun();
+            }
+            return;
+        }
+        if (!lane.waveStarted) {
+            if (lane.wave >= lane.waves.size()) {
+                lane.done = true;
+                finishRun();
+                return;
+            }
+            const Wave& w = lane.waves[lane.wave];
+            lane.pending.assign(w.iterations.begin(), w.iterations.end());
+            lane.waveStarted = true;
+        }
+        const Wave& w = lane.waves[lane.wave];
+        for (int i = 0; i < w.inFlight && !lane.pending.empty(); ++i) {
+            auto& slot = lane.streams[{w.endpoint, i}];
+            if (!slot) {
+                slot = std::make_unique<Slot>();
+                slot->id = m_nextSlotId++;
+                slot->endpoint = w.endpoint;
+                slot->lane = &lane;
+                slot->client = new StreamingClient(this);
+                Slot* s = slot.get();
+                connect(s->client, &StreamingClient::finished, this,
+                    [this, s](const RequestRecord& r) { onRequestFinished(*s, r); });
+                s->client->onChunk = [this, s](const StreamChunk& chunk, qint64 stampNs) {
+                    if (!chunk.carriesToken())
+                        return;
+                    LiveDelta d;
+                    d.slot = s->id;
+                    d.endpoint = s->endpoint;
+                    d.test = m_request.suite.tests[std::size_t(s->test)].id;
+                    d.turn = s->conversation ? s->conversation->turn() : 0;
+                    d.iteration = s->iteration;
+                    d.warmup = s->warmup;
+                    d.content = chunk.content;
+                    d.reasoning = chunk.reasoning;
+                    d.toolCall = !chunk.toolCalls.empty();
+                    d.started = std::exchange(s->newRequest, false);
+                    d.atMs = msBetween(m_startNs, stampNs);
+                    m_live.append(std::move(d));
+                    ++m_stats.tokenEvents;
+                };
+            }
+            if (slot->busy)
+                continue;
+            const int iteration = lane.pending.front();
+            lane.pending.pop_front();
+            slot->test = w.test;
+            slot->iteration = iteration;
+            slot->warmup = w.warmup;
+            slot->level = w.inFlight;
+            const int warmupIndex = w.warmup ? m_warmupCounter[std::size_t(w.endpoint)]++ : 0;
+            slot->conversation.emplace(
+                m_request.suite, w.test, m_request.settings, iteration, w.warmup, warmupIndex);
+            slot->busy = true;
+            ++lane.active;
+            launch(*slot);
+        }
+        if (lane.pending.empty() && lane.active == 0) {
+            ++lane.wave;
+            lane.waveStarted = false;
+            continue;
+        }
+        return;
+    }
+}
+
+void BenchmarkRunner::launch(Slot& slot)
+{
+    Endpoint endpoint = m_result.endpoints[std::size_t(slot.endpoint)].endpoint;
+    if (m_request.settings.requestTimeoutMs > 0)
+        endpoint.timeouts.totalMs = m_request.settings.requestTimeoutMs;
+    slot.newRequest = true;
+    ++m_progress.inFlight;
+    emitProgress(&slot);
+    slot.client->start(endpoint, slot.conversation->request());
+}
+
+void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request)
+{
+    --m_progress.inFlight;
+    Conversation& conversation = *slot.conversation;
+    RunRecord record;
+    record.endpoint = slot.endpoint;
+    record.test = m_request.suite.tests[std::size_t(slot.test)].id;
+    record.turn = conversation.turn();
+    record.iteration = slot.iteration;
+    record.warmup = slot.warmup;
+    record.concurrency = slot.level;
+    const qint64 t0 = request.timing.t0Ns ? request.timing.t0Ns : request.timing.startNs;
+    record.startOffsetMs = msBetween(m_startNs, t0);
+    record.startedAt = m_result.startedAt.addMSecs(qint64(record.startOffsetMs));
+    record.request = request;
+    ++m_stats.requests;
+    // Judge the answer now, so the journal, the live view and the file all carry the verdicts.
+    applyGates(record, m_request.suite, *m_gatePatterns);
+
+    if (m_journal.isOpen()) {
+        const QString error = m_journal.append(record);
+        if (!error.isEmpty())
+            Q_EMIT warning(
+                QStringLiteral("journal write failed (the run goes on; results are still saved at the "
+                               "end): %1")
+                    .arg(error));
+    }
+    m_result.records.push_back(record);
+    ++m_progress.done;
+    if (!request.ok())
+        ++m_progress.failed;
+    Q_EMIT recordFinished(record);
+
+    if (request.ok())
+        conversation.addReply(request);
+    else {
+        // Later turns would build on a missing reply: not comparable. Count them as not run.
+        const int remaining = conversation.turnCount() - conversation.turn();
+        m_progress.total -= remaining;
+        conversation.abandon();
+    }
+    emitProgress(nullptr);
+
+    // Continue on the next event-loop pass, not inside the client's own signal.
+    Slot* s = &slot;
+    QMetaObject::invokeMethod(
+        this,
+        [this, s] {
+            if (!s->conversation->done() && !m_cancel) {
+                launch(*s);
+                return;
+            }
+            if (!s->conversation->done()) // cancelled mid-conversation: its remaining turns never run
+                m_progress.total -= s->conversation->turnCount() - s->conversation->turn() + 1;
+            s->busy = false;
+            --s->lane->active;
+            pump(*s->lane);
+        },
+        Qt::QueuedConnection);
+}
+
+void BenchmarkRunner::emitProgress(const Slot* started)
+{
+    m_progress.elapsedMs = msBetween(m_startNs, monotonicNs());
+    if (started) {
+        m_progress.endpoint = started->endpoint;
+        m_progress.endpointLabel = m_result.endpoints[std::size_t(started->endpoint)].endpoint.displayName();
+        m_progress.test = m_request.suite.tests[std::size_t(started->test)].id;
+        m_progress.turn = started->conversation->turn();
+        m_progress.iteration = started->iteration;
+        m_progress.warmup = started->warmup;
+    }
+    if (m_progress.done > 0 && m_progress.total > m_progress.done)
+        m_progress.etaMs = m_progress.elapsedMs / m_progress.done * (m_progress.total - m_progress.done);
+    else
+        m_progress.etaMs.reset();
+    Q_EMIT progress(m_progress);
+}
+
+void BenchmarkRunner::flushLive()
+{
+    if (m_live.isEmpty())
+        return;
+    Q_EMIT liveDeltas(m_live);
+    m_live.clear();
+}
+
+void BenchmarkRunner::finishRun()
+{
+    if (!m_running)
+        return;
+    for (const auto& lane : m_lanes)
+        if (!lane->done)
+            return;
+    m_running = false;
+    if (m_liveTimer)
+        m_liveTimer->stop();
+    flushLive();
+    m_result.endedAt = QDateTime::currentDateTimeUtc();
+    m_result.complete = !m_cancel;
+    if (m_cancel)
+        m_result.note = QStringLiteral("cancelled by the user after %1 of %2 requests")
+                            .arg(m_progress.done)
+                            .arg(m_progress.total);
+    m_stats.wallMs = msBetween(m_startNs, monotonicNs());
+    m_stats.runnerCpuMs = threadCpuMs() - m_cpuStartMs;
+    m_journal.close(false); // the owner removes it once the results file is safely written
+    for (auto& lane : m_lanes)
+        for (auto& [key, slot] : lane->streams)
+            slot->client->deleteLater(); // we may be inside one of its signals
+    m_lanes.clear();
+    Q_EMIT finished(m_result, m_stats);
+}
+
+void BenchmarkRunner::cancel()
+{
+    m_cancel = true;
+    QMetaObject::invokeMethod(
+        this, [this] { doCancel(); }, Qt::QueuedConnection);
+}
+
+void BenchmarkRunner::abortNow()
+{
+    m_cancel = true;
+    doCancel();
+}
+
+void BenchmarkRunner::doCancel()
+{
+    if (!m_running)
+        return;
+    for (EndpointProbe* p : m_probes)
+        p->cancel();
+    for (auto& lane : m_lanes) {
+        lane->pending.clear();
+        for (auto& [key, slot] : lane->streams)
+            if (slot->busy)
+                slot->client->cancel();
+        pump(*lane);
+    }
+}
+
+} // namespace qs

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/run/Conversation.h"
+#include "model/gates/QualityGates.h"
+#include "model/store/RunJournal.h"
+#include "model/run/RunPlan.h"
+#include "model/core/RunRecord.h"
+#include "model/core/Suite.h"
+
+#include <QList>
+#include <QObject>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QTimer;
+
+namespace qs {
+
+class StreamingClient;
+class EndpointProbe;
+struct ProbeResult;
+
+/// What to run.
+struct RunRequest {
+    Suite suite;
+    std::vector<RunEndpoint> endpoints;
+    RunSettings settings;
+    QString journalPath; ///< empty = no journal
+    bool probe = true; ///< probe every endpoint first (fills model, runtime, properties)
+};
+
+/// Where a run stands, for a progress bar.
+struct RunProgress {
+    int done = 0; ///< requests finished (ok or failed)
+    int total = 0; ///< requests planned (shrinks when a conversation is abandoned)
+    int failed = 0;
+    int inFlight = 0;
+    int endpoint = -1; ///< of the request started last
+    QString endpointLabel;
+    QString test;
+    int turn = 0;
+    int iteration = 0;
+    bool warmup = false;
+    double elapsedMs = 0;
+    std::optional<double> etaMs;
+};
+
+/// A piece of streamed text, for live views. Batched: see BenchmarkRunner::liveDeltas.
+struct LiveDelta {
+    int slot = 0; ///< stable id of the stream (one per in-flight conversation slot)
+    int endpoint = 0;
+    QString test;
+    int turn = 0;
+    int iteration = 0;
+    bool warmup = false;
+    QString content;
+    QString reasoning;
+    bool toolCall = false;
+    bool started = false; ///< first delta of a new request on this slot (clear the view)
+    double atMs = 0; ///< run-relative arrival time
+};
+
+/// The runner's own cost, for the benchmark and the curious.
+struct RunStats {
+    double wallMs = 0;
+    double runnerCpuMs = 0; ///< CPU time of the runner thread (all clients, parsing, journal)
+    qint64 tokenEvents = 0;
+    int requests = 0;
+};
+
+/// Runs a suite against endpoints. Lives in a worker thread (see RunController): all its work,
+/// its sockets and its stamps happen there, and it talks to the rest only through queued
+/// signals carrying values. Records are journaled as they finish.
+class BenchmarkRunner : public QObject {
+    Q_OBJECT
+public:
+    explicit BenchmarkRunner(QObject* parent = nullptr);
+    ~BenchmarkRunner() override;
+
+    /// Starts a run. Call in the runner's thread (RunController does).
+    void start(RunRequest request);
+    /// Thread-safe. Stops launching requests and aborts those in flight; their partial records
+    /// are kept (marked cancelled) and finished() follows with complete = false.
+    void cancel();
+    /// Runner thread only: cancels synchronously, so every aborted request is journaled before
+    /// it returns (used when the owner is being destroyed and no finished() will be awaited).
+    void abortNow();
+
+Q_SIGNALS:
+    void progress(const qs::RunProgress& progress);
+    void recordFinished(const qs::RunRecord& record);
+    void liveDeltas(const QList<qs::LiveDelta>& deltas); ///< at most every 50 ms
+    void warning(const QString& message);
+    /// The run ended (completed or cancelled): `result` holds every record.
+    void finished(const qs::RunResult& result, const qs::RunStats& stats);
+    /// The run could not start (no endpoint reachable, journal not writable…). Nothing was measured.
+    void failed(const QString& message);
+
+private:
+    struct Slot;
+    struct Lane;
+    void onProbed(int endpoint, const ProbeResult& result);
+    void beginRequests();
+    void pump(Lane& lane);
+    bool startNextConversation(Lane& lane, Slot& slot);
+    void launch(Slot& slot);
+    void onRequestFinished(Slot& slot, const RequestRecord& record);
+    void emitProgress(const Slot* startedSlot);
+    void flushLive();
+    void finishRun();
+    void doCancel();
+
+    RunRequest m_request;
+    RunResult m_result;
+    RunPlan m_plan;
+    std::vector<std::unique_ptr<Lane>> m_lanes;
+    std::vector<bool> m_usable;
+    std::vector<int> m_warmupCounter; ///< per endpoint: varies the warm-up prompts
+    std::vector<EndpointProbe*> m_probes;
+    int m_probesPending = 0;
+    RunJournal m_journal;
+    std::optional<GatePatterns> m_gatePatterns; ///< the suite's, compiled once per run
+    QTimer* m_liveTimer = nullptr;
+    QList<LiveDelta> m_live;
+    RunProgress m_progress;
+    RunStats m_stats;
+    qint64 m_startNs = 0;
+    double m_cpuStartMs = 0;
+    int m_nextSlotId = 0;
+    bool m_running = false;
+    std::atomic<bool> m_cancel {false};
+};
+
+} // namespace qs
+
+Q_DECLARE_METATYPE(qs::RunProgress)
+Q_DECLARE_METATYPE(qs::LiveDelta)
+Q_DECLARE_METATYPE(qs::RunStats)
+Q_DECLARE_METATYPE(qs::RunRecord)
+Q_DECLARE_METATYPE(qs::RunResult)

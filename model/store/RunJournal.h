@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/core/RunRecord.h"
+
+#include <QFile>
+#include <QString>
+
+namespace qs {
+
+/// An append-only journal of a run in progress (`<out>.journal`, JSON Lines): the header as the
+/// first line, then one line per finished request, each handed to the kernel before append()
+/// returns — so killing the process, even with SIGKILL, loses only the requests in flight.
+/// Lives in the runner's thread.
+class RunJournal {
+public:
+    RunJournal() = default;
+    ~RunJournal();
+    RunJournal(const RunJournal&) = delete;
+    RunJournal& operator=(const RunJournal&) = delete;
+
+    static QString journalPathFor(const QString& resultsPath)
+    {
+        return resultsPath + QStringLiteral(".journal");
+    }
+
+    /// Creates (truncates) `path` and writes the header line. Returns an error message or "".
+    QString open(const QString& path, const RunResult& header);
+    /// Appends one record. Returns an error message or "".
+    QString append(const RunRecord& record);
+    /// Closes the file; `remove` deletes it (after the results file was saved).
+    void close(bool remove);
+    bool isOpen() const { return m_file.isOpen(); }
+    QString path() const { return m_file.fileName(); }
+
+private:
+    QFile m_file;
+    std::vector<RunEndpoint> m_endpoints;
+};
+
+/// Reads a journal back into a RunResult (complete = false, note says what happened). A last
+/// line cut off by the kill is dropped and reported in the note. Throws ResultFileError.
+RunResult recoverJournal(const QString& journalPath);
+
+} // namespace qs

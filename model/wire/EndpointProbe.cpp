@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+#include "model/wire/EndpointProbe.h"
+
+#include "model/core/Clock.h"
+#include "model/core/Percentile.h"
+#include "model/wire/StreamChunk.h"
+
+#include <QEventLoop>
+
+namespace qs {
+
+namespace {
+nlohmann::json parseJson(const QByteArray& body)
+{
+    return nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
+}
+
+QString qstr(const nlohmann::json& j, const char* key)
+{
+    if (j.is_object() && j.contains(key) && j[key].is_string())
+        return QString::fromStdString(j[key].get<std::string>());
+    return {};
+}
+
+std::optional<qint64> qint(const nlohmann::json& j, const char* key)
+{
+    if (j.is_object() && j.contains(key) && j[key].is_number_integer())
+        return j[key].get<qint64>();
+    return std::nullopt;
+}
+
+void addEvidence(QString& evidence, const QString& more)
+{
+    if (!evidence.isEmpty())
+        evidence += QStringLiteral("; ");
+    evidence += more;
+}
+} // namespace
+
+EndpointProbe::EndpointProbe(QObject* parent)
+    : QObject(parent)
+    , m_connection(new HttpConnection(this))
+{
+    connect(m_connection, &HttpConnection::finished, this, &EndpointProbe::onExchangeFinished);
+    m_connection->onBody = [this](QByteArrayView body, qint64) {
+        if (m_body.size() < 8 * 1024 * 1024) // properties can be large (chat templates), not unbounded
+            m_body.append(body);
+    };
+}
+
+void EndpointProbe::start(const Endpoint& endpoint, int rttSamples)
+{
+    m_result = ProbeResult();
+    m_result.endpoint = endpoint;
+    m_result.runtime = endpoint.runtime;
+    m_rttSamples = qMax(1, rttSamples);
+    m_queue.clear();
+    m_running = true;
+
+    get(QStringLiteral("/health"), [this](const Reply& r) {
+        m_result.healthPath = QStringLiteral("/health");
+        m_result.healthStatus = r.status;
+        if (r.status == 200) {
+            m_result.healthy = true;
+            const auto j = parseJson(r.body);
+            m_result.healthDetail = qstr(j, "status");
+        } else if (r.status == 503) {
+            const auto e = parseServerError(r.body);
+            m_result.healthDetail = e ? e->message : QStringLiteral("service unavailable");
+            m_result.warnings << QStringLiteral("/health answered 503 (%1): the server is not ready")
+                                     .arg(m_result.healthDetail);
+        } else if (r.status == 404) {
+            m_result.healthPath.clear();
+            m_result.healthDetail = QStringLiteral("no /health endpoint");
+        } else {
+            m_result.healthDetail = QStringLiteral("HTTP %1").arg(r.status);
+        }
+    });
+    get(QStringLiteral("/v1/models"), [this](const Reply& r) {
+        FailureContext ctx;
+        ctx.runtime = m_result.runtime;
+        ctx.apiKeyEnv = m_result.endpoint.apiKeyEnv;
+        ctx.apiKeySent = !m_result.endpoint.apiKey().isEmpty();
+        ctx.path = QStringLiteral("/v1/models");
+        ctx.hostPort = QStringLiteral("%1:%2")
+                           .arg(m_result.endpoint.baseUrl.host())
+                           .arg(m_result.endpoint.baseUrl.port(80));
+        if (r.status / 100 != 2) {
+            m_result.failure = classifyHttpError(r.status, r.body, r.contentType, ctx);
+            if (r.status == 404)
+                m_result.failure = makeFailure(FailureKind::NotOpenAiCompatible,
+                    QStringLiteral("GET /v1/models answered 404: this is not an "
+                                   "OpenAI-compatible server (or not at this path)"),
+                    QStringLiteral("Use the scheme://host:port of llama-server, vLLM or "
+                                   "SGLang, without /v1."),
+                    404);
+            m_queue.clear();
+            return;
+        }
+        const auto j = parseJson(r.body);
+        if (!j.is_object() || !j.contains("data") || !j["data"].is_array()) {
+            m_result.failure = makeFailure(FailureKind::NotOpenAiCompatible,
+                QStringLiteral("GET /v1/models did not return an OpenAI model list"),
+                QStringLiteral("Check that the URL points at llama-server, vLLM or "
+                               "SGLang."),
+                r.status);
+            m_result.failure.serverMessage = QString::fromUtf8(r.body.left(200));
+            m_queue.clear();
+            return;
+        }
+        QString ownedBy;
+        for (const auto& m : j["data"]) {
+            const QString id = qstr(m, "id");
+            if (id.isEmpty())
+                continue;
+            m_result.models << id;
+            if (m_result.models.size() == 1) {
+                ownedBy = qstr(m, "owned_by");
+                if (auto n = qint(m, "max_model_len")) {
+                    m_result.contextSize = n;
+                    m_result.contextSource = QStringLiteral("/v1/models max_model_len");
+                }
+                if (m.contains("meta") && m["meta"].is_object()) {
+                    if (auto n = qint(m["meta"], "n_ctx")) {
+                        m_result.contextSize = n;
+                        m_result.contextSource = QStringLiteral("/v1/models meta.n_ctx");
+                    }
+                }
+                if (m_result.modelPath.isEmpty())
+                    m_result.modelPath = qstr(m, "root");
+            }
+        }
+        Runtime detected = Runtime::Unknown;
+        if (ownedBy == u"llamacpp")
+            detected = Runtime::LlamaServer;
+        else if (ownedBy == u"vllm")
+            detected = Runtime::Vllm;
+        else if (ownedBy == u"sglang")
+            detected = Runtime::Sglang;
+        if (detected != Runtime::Unknown)
+            addEvidence(m_result.runtimeEvidence, QStringLiteral("/v1/models owned_by \"%1\"").arg(ownedBy));
+        else if (m_result.serverHeader.contains(u"llama.cpp")) {
+            detected = Runtime::LlamaServer;
+            addEvidence(m_result.runtimeEvidence, QStringLiteral("Server: %1").arg(m_result.serverHeader));
+        }
+        if (detected != Runtime::Unknown) {
+            if (m_result.endpoint.runtime != Runtime::Unknown && m_result.endpoint.runtime != detected)
+                m_result.warnings << QStringLiteral(
+                    "the endpoint is configured as %1 but the server looks like %2")
+                                         .arg(runtimeName(m_result.endpoint.runtime), runtimeName(detected));
+            m_result.runtime = detected;
+        }
+        planAfterModels();
+    });
+    next();
+}
+
+void EndpointProbe::planAfterModels()
+{
+    const auto llamaProps = [this](const Reply& r) {
+        const auto j = parseJson(r.body);
+        if (r.status != 200 || !j.is_object()
+            || !(j.contains("default_generation_settings") || j.contains("build_info")))
+            return;
+        if (m_result.runtime == Runtime::Unknown) {
+            m_result.runtime = Runtime::LlamaServer;
+        }
+        addEvidence(m_result.runtimeEvidence, QStringLiteral("GET /props"));
+        m_result.properties = j;
+        m_result.serverVersion = qstr(j, "build_info");
+        m_result.chatTemplate = qstr(j, "chat_template");
+        m_result.modelPath = qstr(j, "model_path").isEmpty() ? m_result.modelPath : qstr(j, "model_path");
+        if (auto n = qint(j, "total_slots"))
+            m_result.totalSlots = int(*n);
+        if (j.contains("default_generation_settings") && j["default_generation_settings"].is_object()) {
+            if (auto n = qint(j["default_generation_settings"], "n_ctx")) {
+                m_result.contextSize = n;
+                m_result.contextSource
+                    = QStringLiteral("/props default_generation_settings.n_ctx (per slot)");
+            }
+        }
+        if (m_result.totalSlots && *m_result.totalSlots > 1)
+            m_result.warnings << QStringLiteral(
+                "llama-server has %1 slots: each request gets 1/%1 of the context "
+                "(-c %2 in total) unless --kv-unified is set")
+                                     .arg(*m_result.totalSlots)
+                                     .arg(m_result.contextSize.value_or(0) * *m_result.totalSlots);
+    };
+    const auto vllmVersion = [this](const Reply& r) {
+        const auto j = parseJson(r.body);
+        if (r.status != 200 || !j.is_object() || qstr(j, "version").isEmpty())
+            return;
+        if (m_result.runtime == Runtime::Unknown && m_result.serverHeader.contains(u"uvicorn"))
+            m_result.runtime = Runtime::Vllm;
+        if (m_result.runtime == Runtime::Vllm)
+            addEvidence(m_result.runtimeEvidence, QStringLiteral("GET /version"));
+        m_result.serverVersion = qstr(j, "version");
+        m_result.properties = j;
+    };
+    const auto sglangInfo = [this](const Reply& r) {
+        const auto j = parseJson(r.body);
+        if (r.status != 200 || !j.is_object())
+            return;
+        if (m_result.runtime == Runtime::Unknown)
+            m_result.runtime = Runtime::Sglang;
+        addEvidence(m_result.runtimeEvidence, QStringLiteral("GET /server_info"));
+        m_result.properties = j;
+        if (!qstr(j, "version").isEmpty())
+            m_result.serverVersion = qstr(j, "version");
+        if (auto n = qint(j, "context_length")) {
+            m_result.contextSize = n;
+            m_result.contextSource = QStringLiteral("/server_info context_length");
+        }
+        m_result.toolCallParser = qstr(j, "tool_call_parser");
+        m_result.reasoningParser = qstr(j, "reasoning_parser");
+        if (m_result.modelPath.isEmpty())
+            m_result.modelPath = qstr(j, "model_path");
+    };
+
+    switch (m_result.runtime) {
+    case Runtime::LlamaServer:
+        get(QStringLiteral("/props"), llamaProps);
+        break;
+    case Runtime::Vllm:
+        get(QStringLiteral("/version"), vllmVersion);
+        break;
+    case Runtime::Sglang:
+        get(QStringLiteral("/server_info"), [this, sglangInfo](const Reply& r) {
+            if (r.status == 404) // builds before the rename
+                get(QStringLiteral("/get_server_info"), sglangInfo);
+            else
+                sglangInfo(r);
+        });
+        break;
+    case Runtime::Unknown:
+    case Runtime::Other:
+        get(QStringLiteral("/props"), llamaProps);
+        get(QStringLiteral("/version"), vllmVersion);
+        get(QStringLiteral("/server_info"), [this, sglangInfo](const Reply& r) {
+            if (m_result.runtime == Runtime::Unknown)
+                sglangInfo(r);
+        });
+        break;
+    }
+
+    // RTT last, on the now-warm connection. /v1/models is pure metadata on every server; /health
+    // is not neutral: SGLang's runs a one-token generation and polls in 1 s sleeps.
+    for (int i = 0; i < m_rttSamples; ++i)
+        get(QStringLiteral("/v1/models"), [this](const Reply& r) {
+            if (!r.failure.isFailure() && r.status / 100 == 2)
+                m_result.rttSamplesMs.push_back(r.roundTripMs);
+        });
+}
+
+void EndpointProbe::get(const QString& path, Handler handler)
+{
+    m_queue.emplace_back(path, std::move(handler));
+}
+
+void EndpointProbe::next()
+{
+    if (!m_running)
+        return;
+    if (m_queue.empty()) {
+        done();
+        return;
+    }
+    auto [path, handler] = std::move(m_queue.front());
+    m_queue.pop_front();
+    m_current = std::move(handler);
+    m_body.clear();
+    HttpConnection::Request request;
+    request.url = m_result.endpoint.url(path);
+    request.timeouts = m_result.endpoint.timeouts;
+    // Property endpoints answer at once; a server that takes longer than this is not healthy.
+    request.timeouts.firstByteMs
+        = qMin(request.timeouts.firstByteMs > 0 ? request.timeouts.firstByteMs : 10000, 10000);
+    request.headers = {{"Accept", "application/json"}};
+    const QString key = m_result.endpoint.apiKey();
+    if (!key.isEmpty())
+        request.headers.append({"Authorization", "Bearer " + key.toUtf8()});
+    m_connection->start(std::move(request));
+}
+
+void EndpointProbe::onExchangeFinished()
+{
+    Reply reply;
+    reply.failure = m_connection->failure();
+    const HttpResponseParser& http = m_connection->response();
+    if (http.headersComplete()) {
+        reply.status = http.statusCode();
+        reply.contentType = http.header("content-type");
+        reply.server = http.header("server");
+        m_result.reachable = true;
+        if (m_result.serverHeader.isEmpty())
+            m_result.serverHeader = QString::fromLatin1(reply.server);
+    }
+    reply.body = m_body;
+    const RequestTiming& t = m_connection->timing();
+    if (t.t0Ns && t.endNs)
+        reply.roundTripMs = msBetween(t.t0Ns, t.endNs);
+    if (reply.failure.isFailure() && !http.headersComplete()) {
+        // Nothing HTTP came back: the endpoint is unusable, and the reason is the network.
+        if (m_result.reachable) {
+            m_result.warnings << reply.failure.summary;
+        } else {
+            m_result.failure = reply.failure;
+            m_queue.clear();
+        }
+    } else if (m_current) {
+        Handler handler = std::move(m_current);
+        handler(reply);
+    }
+    next();
+}
+
+void EndpointProbe::cancel()
+{
+    if (!m_running)
+        return;
+    m_queue.clear();
+    m_connection->abort(makeFailure(FailureKind::Cancelled, QStringLiteral("Probe cancelled"), QString()));
+}
+
+void EndpointProbe::done()
+{
+    m_running = false;
+    ProbeResult& r = m_result;
+    r.rttMedianMs = percentile(r.rttSamplesMs, 50);
+    const QString configured = r.endpoint.model;
+    if (!r.models.isEmpty()) {
+        if (configured.isEmpty()) {
+            r.model = r.models.first();
+            r.endpoint.model = r.model;
+            if (r.models.size() > 1)
+                r.warnings << QStringLiteral(
+                    "the server lists %1 models; using the first, \"%2\" (set the endpoint's "
+                    "model to choose)")
+                                  .arg(r.models.size())
+                                  .arg(r.model);
+        } else {
+            r.model = configured;
+            r.modelListed = r.models.contains(configured);
+            if (!r.modelListed) {
+                if (r.runtime == Runtime::Vllm && !r.failure.isFailure()) {
+                    r.failure = makeFailure(FailureKind::ModelNotFound,
+                        QStringLiteral("vLLM does not serve a model named \"%1\"").arg(configured),
+                        QStringLiteral("vLLM answers 404 for unknown models. Use one of: %1, or "
+                                       "leave the model empty.")
+                            .arg(r.models.join(QStringLiteral(", "))));
+                } else {
+                    r.warnings << QStringLiteral(
+                        "\"%1\" is not in /v1/models (%2); %3 ignores the name and answers "
+                        "with the model it serves")
+                                      .arg(configured, r.models.join(QStringLiteral(", ")),
+                                          runtimeName(r.runtime));
+                }
+            }
+        }
+    }
+    if (r.endpoint.runtime == Runtime::Unknown)
+        r.endpoint.runtime = r.runtime;
+    if (r.reachable && r.runtime == Runtime::Unknown)
+        r.runtime = Runtime::Other;
+    Q_EMIT finished(r);
+}
+
+nlohmann::json toJson(const ProbeResult& r)
+{
+    nlohmann::json models = nlohmann::json::array();
+    for (const QString& m : r.models)
+        models.push_back(m.toStdString());
+    nlohmann::json warnings = nlohmann::json::array();
+    for (const QString& w : r.warnings)
+        warnings.push_back(w.toStdString());
+    const nlohmann::json failure = toJson(r.failure);
+    return {{"base_url", r.endpoint.baseUrl.toString().toStdString()}, {"usable", r.usable()},
+        {"reachable", r.reachable}, {"failure", failure},
+        {"health",
+            {{"path", r.healthPath.toStdString()}, {"status", r.healthStatus}, {"healthy", r.healthy},
+                {"detail", r.healthDetail.toStdString()}}},
+        {"models", models}, {"model", r.model.toStdString()}, {"model_listed", r.modelListed},
+        {"runtime", runtimeName(r.runtime).toStdString()},
+        {"runtime_evidence", r.runtimeEvidence.toStdString()},
+        {"server_version", r.serverVersion.toStdString()}, {"server_header", r.serverHeader.toStdString()},
+        {"context_size", r.contextSize ? nlohmann::json(*r.contextSize) : nlohmann::json(nullptr)},
+        {"context_source", r.contextSource.toStdString()},
+        {"total_slots", r.totalSlots ? nlohmann::json(*r.totalSlots) : nlohmann::json(nullptr)},
+        {"model_path", r.modelPath.toStdString()}, {"tool_call_parser", r.toolCallParser.toStdString()},
+        {"reasoning_parser", r.reasoningParser.toStdString()}, {"rtt_samples_ms", r.rttSamplesMs},
+        {"rtt_median_ms", r.rttMedianMs ? nlohmann::json(*r.rttMedianMs) : nlohmann::json(nullptr)},
+        {"warnings", warnings}};
+}
+
+ProbeResult probeBlocking(const Endpoint& endpoint, int rttSamples)
+{
+    EndpointProbe probe;
+    QEventLoop loop;
+    ProbeResult result;
+    bool done = false;
+    QObject::connect(&probe, &EndpointProbe::finished, &loop, [&](const ProbeResult& r) {
+        result = r;
+        done = true;
+        loop.quit();
+    });
+    probe.start(endpoint, rttSamples);
+    if (!done)
+        loop.exec();
+    return result;
+}
+
+} // namespace qs

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/core/Endpoint.h"
+#include "model/core/Failure.h"
+#include "model/wire/HttpConnection.h"
+
+#include <QObject>
+#include <QStringList>
+#include <deque>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+namespace qs {
+
+/// What a probe learned about an endpoint. Every detected fact keeps its evidence, so a user
+/// can see why Quantscope believes a server is vLLM or has a 32k context.
+struct ProbeResult {
+    Endpoint endpoint; ///< the probed endpoint, with `model` and `runtime` filled in when discovered
+
+    bool reachable = false; ///< something answered HTTP
+    Failure failure; ///< the first failure that makes the endpoint unusable; None if usable
+
+    QString healthPath; ///< e.g. /health
+    int healthStatus = 0; ///< 0 when no health endpoint answered
+    bool healthy = false;
+    QString healthDetail; ///< e.g. "Loading model"
+
+    QStringList models; ///< ids from /v1/models
+    QString model; ///< the model requests will use
+    bool modelListed = true; ///< false when the configured model is not in /v1/models
+
+    Runtime runtime = Runtime::Unknown;
+    QString runtimeEvidence; ///< e.g. "/v1/models owned_by \"vllm\"; GET /version"
+    QString serverVersion; ///< llama-server build_info, vLLM/SGLang version
+    QString serverHeader;
+
+    std::optional<qint64> contextSize; ///< tokens per request (llama-server: per slot)
+    QString contextSource; ///< where contextSize came from
+    std::optional<int> totalSlots; ///< llama-server parallel slots
+    QString modelPath;
+    QString chatTemplate; ///< llama-server /props chat_template
+    QString toolCallParser; ///< SGLang /server_info tool_call_parser (empty: none or unknown)
+    QString reasoningParser; ///< SGLang /server_info reasoning_parser
+    nlohmann::json properties = nlohmann::json::object(); ///< raw /props, /version or /server_info
+
+    std::vector<double> rttSamplesMs; ///< round trips of small GETs on a warm connection
+    std::optional<double> rttMedianMs;
+    QStringList warnings;
+
+    bool usable() const { return reachable && !failure.isFailure(); }
+};
+
+nlohmann::json toJson(const ProbeResult& result);
+
+/// Probes an endpoint asynchronously: health, /v1/models, the runtime's own properties
+/// endpoint (llama-server /props, vLLM /version, SGLang /server_info), then the median RTT of
+/// several small requests. Lives in the thread that created it; never the GUI thread's job to wait.
+class EndpointProbe : public QObject {
+    Q_OBJECT
+public:
+    explicit EndpointProbe(QObject* parent = nullptr);
+    void start(const Endpoint& endpoint, int rttSamples = 7);
+    void cancel();
+
+Q_SIGNALS:
+    void finished(const qs::ProbeResult& result);
+
+private:
+    struct Reply {
+        int status = 0;
+        QByteArray body;
+        QByteArray contentType;
+        QByteArray server;
+        Failure failure;
+        double roundTripMs = 0;
+    };
+    using Handler = std::function<void(const Reply&)>;
+    void get(const QString& path, Handler handler);
+    void next();
+    void onExchangeFinished();
+    void planAfterModels();
+    void done();
+
+    HttpConnection* m_connection;
+    ProbeResult m_result;
+    std::deque<std::pair<QString, Handler>> m_queue;
+    Handler m_current;
+    QByteArray m_body;
+    int m_rttSamples = 7;
+    bool m_running = false;
+};
+
+/// Runs a probe to completion on the calling thread (local event loop). CLI and tests only.
+ProbeResult probeBlocking(const Endpoint& endpoint, int rttSamples = 7);
+
+} // namespace qs

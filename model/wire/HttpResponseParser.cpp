@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+#include "model/wire/HttpResponseParser.h"
+
+#include <cstring>
+
+namespace qs {
+
+namespace {
+// Headers larger than this are not from an inference server; refuse rather than grow forever.
+constexpr qsizetype MaxHeaderBytes = 256 * 1024;
+
+QByteArrayView trimmed(QByteArrayView v)
+{
+    while (!v.isEmpty() && (v.front() == ' ' || v.front() == '\t'))
+        v = v.sliced(1);
+    while (!v.isEmpty() && (v.back() == ' ' || v.back() == '\t' || v.back() == '\r'))
+        v.chop(1);
+    return v;
+}
+
+bool equalsIgnoreCase(QByteArrayView a, QByteArrayView b)
+{
+    return a.size() == b.size() && qstrnicmp(a.data(), a.size(), b.data(), b.size()) == 0;
+}
+
+// Takes one line ending in LF (CR before it tolerated) off the front of `buffer`.
+bool takeLine(QByteArray& buffer, QByteArray& line)
+{
+    const qsizetype lf = buffer.indexOf('\n');
+    if (lf < 0)
+        return false;
+    qsizetype end = lf;
+    if (end > 0 && buffer[end - 1] == '\r')
+        --end;
+    line = buffer.left(end);
+    buffer.remove(0, lf + 1);
+    return true;
+}
+} // namespace
+
+QByteArray HttpResponseParser::header(QByteArrayView name) const
+{
+    for (const auto& [key, value] : m_headers)
+        if (equalsIgnoreCase(key, name))
+            return value;
+    return {};
+}
+
+bool HttpResponseParser::connectionWillClose() const
+{
+    const QByteArray connection = header("connection").toLower();
+    if (connection.contains("close"))
+        return true;
+    if (m_version == "HTTP/1.0" && !connection.contains("keep-alive"))
+        return true;
+    return m_state == State::Body && !m_chunked && m_remaining < 0;
+}
+
+void HttpResponseParser::fail(QString reason)
+{
+    m_state = State::Failed;
+    m_error = std::move(reason);
+}
+
+bool HttpResponseParser::parseStatusLine(QByteArrayView line)
+{
+    // "HTTP/1.1 200 OK"; the reason phrase may be empty.
+    const qsizetype sp1 = line.indexOf(' ');
+    if (!line.startsWith("HTTP/") || sp1 < 0) {
+        fail(QStringLiteral("the server did not answer with HTTP (first bytes: \"%1\")")
+                 .arg(QString::fromUtf8(line.first(qMin<qsizetype>(40, line.size())).toByteArray())));
+        return false;
+    }
+    m_version = line.first(sp1).toByteArray();
+    QByteArrayView rest = line.sliced(sp1 + 1);
+    const qsizetype sp2 = rest.indexOf(' ');
+    const QByteArrayView code = sp2 < 0 ? rest : rest.first(sp2);
+    bool ok = false;
+    m_status = code.toByteArray().toInt(&ok);
+    if (!ok || code.size() != 3) {
+        fail(QStringLiteral("malformed HTTP status line: \"%1\"").arg(QString::fromUtf8(line.toByteArray())));
+        return false;
+    }
+    m_reason = sp2 < 0 ? QByteArray() : rest.sliced(sp2 + 1).toByteArray();
+    return true;
+}
+
+bool HttpResponseParser::parseHeaderLine(QByteArrayView line)
+{
+    const qsizetype colon = line.indexOf(':');
+    if (colon <= 0) {
+        fail(QStringLiteral("malformed HTTP header line: \"%1\"").arg(QString::fromUtf8(line.toByteArray())));
+        return false;
+    }
+    m_headers.append(
+        qMakePair(trimmed(line.first(colon)).toByteArray(), trimmed(line.sliced(colon + 1)).toByteArray()));
+    return true;
+}
+
+void HttpResponseParser::startBody()
+{
+    // 1xx (other than 101) are interim responses: drop them and wait for the real one.
+    if (m_status >= 100 && m_status < 200 && m_status != 101) {
+        m_headers.clear();
+        m_state = State::StatusLine;
+        return;
+    }
+    m_state = State::Body;
+    if (m_noBody || m_status == 204 || m_status == 304) {
+        m_state = State::Complete;
+        return;
+    }
+    if (header("transfer-encoding").toLower().contains("chunked")) {
+        m_chunked = true;
+        m_chunkState = ChunkState::Size;
+        return;
+    }
+    const QByteArray length = header("content-length");
+    if (!length.isEmpty()) {
+        bool ok = false;
+        m_remaining = length.trimmed().toLongLong(&ok);
+        if (!ok || m_remaining < 0) {
+            fail(QStringLiteral("invalid Content-Length \"%1\"").arg(QString::fromLatin1(length)));
+            return;
+        }
+        if (m_remaining == 0)
+            m_state = State::Complete;
+        return;
+    }
+    m_remaining = -1; // read until the server closes
+}
+
+void HttpResponseParser::feed(QByteArrayView bytes, QByteArray& body)
+{
+    if (m_state == State::Failed)
+        return;
+    m_buffer.append(bytes);
+    QByteArray line;
+    while (m_state == State::StatusLine || m_state == State::Headers) {
+        if (!takeLine(m_buffer, line)) {
+            if (m_headerBytes + m_buffer.size() > MaxHeaderBytes)
+                fail(QStringLiteral("HTTP response headers exceed 256 KiB"));
+            return;
+        }
+        m_headerBytes += line.size() + 2;
+        if (m_state == State::StatusLine) {
+            if (line.isEmpty())
+                continue; // tolerate stray blank lines between responses
+            if (!parseStatusLine(line))
+                return;
+            m_state = State::Headers;
+        } else if (line.isEmpty()) {
+            startBody();
+        } else if (!parseHeaderLine(line)) {
+            return;
+        }
+    }
+    if (m_state == State::Body)
+        feedBody(body);
+}
+
+void HttpResponseParser::feedBody(QByteArray& body)
+{
+    if (!m_chunked) {
+        if (m_remaining < 0) { // close-delimited: everything is body
+            body.append(m_buffer);
+            m_buffer.clear();
+            return;
+        }
+        const qsizetype n = qMin<qsizetype>(m_remaining, m_buffer.size());
+        body.append(m_buffer.constData(), n);
+        m_buffer.remove(0, n);
+        m_remaining -= n;
+        if (m_remaining == 0)
+            m_state = State::Complete;
+        return;
+    }
+    QByteArray line;
+    for (;;) {
+        switch (m_chunkState) {
+        case ChunkState::Size: {
+            if (!takeLine(m_buffer, line))
+                return;
+            const qsizetype semicolon = line.indexOf(';'); // chunk extensions are ignored
+            bool ok = false;
+            const QByteArray hex = (semicolon < 0 ? line : line.left(semicolon)).trimmed();
+            m_remaining = hex.toLongLong(&ok, 16);
+            if (!ok || m_remaining < 0 || hex.isEmpty()) {
+                fail(QStringLiteral("malformed chunk size \"%1\" in a chunked response")
+                         .arg(QString::fromLatin1(line.left(20))));
+                return;
+            }
+            m_chunkState = m_remaining == 0 ? ChunkState::Trailers : ChunkState::Data;
+            break;
+        }
+        case ChunkState::Data: {
+            if (m_buffer.isEmpty())
+                return;
+            const qsizetype n = qMin<qsizetype>(m_remaining, m_buffer.size());
+            body.append(m_buffer.constData(), n);
+            m_buffer.remove(0, n);
+            m_remaining -= n;
+            if (m_remaining > 0)
+                return;
+            m_chunkState = ChunkState::DataEnd;
+            break;
+        }
+        case ChunkState::DataEnd:
+            if (!takeLine(m_buffer, line))
+                return;
+            if (!line.isEmpty()) {
+                fail(QStringLiteral("chunk data was not followed by CRLF"));
+                return;
+            }
+            m_chunkState = ChunkState::Size;
+            break;
+        case ChunkState::Trailers:
+            if (!takeLine(m_buffer, line))
+                return;
+            if (line.isEmpty()) {
+                m_state = State::Complete;
+                return;
+            }
+            break; // trailer fields are ignored
+        }
+    }
+}
+
+void HttpResponseParser::connectionClosed()
+{
+    switch (m_state) {
+    case State::Complete:
+    case State::Failed:
+        return;
+    case State::Body:
+        if (!m_chunked && m_remaining < 0) {
+            m_state = State::Complete;
+            return;
+        }
+        fail(m_chunked
+                ? QStringLiteral("the server closed the connection in the middle of the response")
+                : QStringLiteral("the server closed the connection %1 bytes before the end of the body")
+                      .arg(m_remaining));
+        return;
+    case State::StatusLine:
+        fail(m_headerBytes == 0 && m_buffer.isEmpty()
+                ? QStringLiteral("the server closed the connection without answering")
+                : QStringLiteral("the server closed the connection in the middle of the status line"));
+        return;
+    case State::Headers:
+        fail(QStringLiteral("the server closed the connection in the middle of the response headers"));
+        return;
+    }
+}
+
+} // namespace qs

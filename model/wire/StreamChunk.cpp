@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+#include "model/wire/StreamChunk.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+namespace qs {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// All lookups go through these helpers: they check types, so a field of the wrong type reads
+// as missing instead of throwing (nlohmann's get<> throws on a type mismatch).
+
+const Json* member(const Json& object, std::string_view key)
+{
+    if (!object.is_object())
+        return nullptr;
+    const auto it = object.find(key);
+    return it == object.end() ? nullptr : &*it;
+}
+
+const Json* objectMember(const Json& object, std::string_view key)
+{
+    const Json* v = member(object, key);
+    return v && v->is_object() ? v : nullptr;
+}
+
+QString toQString(const Json* v)
+{
+    if (!v || !v->is_string())
+        return {};
+    const auto& s = v->get_ref<const Json::string_t&>();
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+QString stringMember(const Json& object, std::string_view key)
+{
+    return toQString(member(object, key));
+}
+
+std::optional<qint64> toInt(const Json* v)
+{
+    if (!v)
+        return std::nullopt;
+    if (v->is_number_unsigned()) {
+        const auto u = v->get<Json::number_unsigned_t>();
+        if (u > Json::number_unsigned_t(std::numeric_limits<qint64>::max()))
+            return std::nullopt;
+        return qint64(u);
+    }
+    if (v->is_number_integer())
+        return qint64(v->get<Json::number_integer_t>());
+    if (v->is_number_float()) {
+        // Some servers serialise counts as 12.0; accept them when they are whole numbers.
+        const double d = v->get<double>();
+        if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9.0e18)
+            return qint64(d);
+    }
+    return std::nullopt;
+}
+
+std::optional<qint64> intMember(const Json& object, std::string_view key)
+{
+    return toInt(member(object, key));
+}
+
+std::optional<double> doubleMember(const Json& object, std::string_view key)
+{
+    const Json* v = member(object, key);
+    if (!v || !v->is_number())
+        return std::nullopt;
+    return v->get<double>();
+}
+
+/// A single-line excerpt of a payload for error messages: at most 80 UTF-16 units.
+QString excerpt(QByteArrayView data)
+{
+    constexpr qsizetype kMaxChars = 80;
+    // 4 bytes per character is the UTF-8 worst case, so this is always enough text.
+    QString text = QString::fromUtf8(data.first(std::min<qsizetype>(data.size(), kMaxChars * 4)));
+    for (QChar& c : text) {
+        if (c.unicode() < 0x20)
+            c = u' ';
+    }
+    if (text.size() > kMaxChars) {
+        text.truncate(kMaxChars - 1);
+        if (text.back().isHighSurrogate())
+            text.chop(1);
+        text.append(QChar(0x2026)); // …
+    }
+    return text;
+}
+
+StreamChunk malformed(QString reason)
+{
+    StreamChunk chunk;
+    chunk.kind = StreamChunk::Kind::Malformed;
+    chunk.malformedReason = std::move(reason);
+    return chunk;
+}
+
+const char* jsonTypeName(const Json& v)
+{
+    return v.type_name(); // "array", "string", "number", ...
+}
+
+/// Reads the fields of an error object (the inner object of the nested shape, or the whole
+/// body of the flat shape).
+ServerError readErrorFields(const Json& e)
+{
+    ServerError err;
+    if (const Json* code = member(e, "code")) {
+        if (const auto n = toInt(code);
+            n && *n >= std::numeric_limits<int>::min() && *n <= std::numeric_limits<int>::max())
+            err.code = int(*n);
+        else if (code->is_string())
+            err.codeText = toQString(code);
+    }
+    err.type = stringMember(e, "type");
+    if (const Json* message = member(e, "message")) {
+        if (message->is_string())
+            err.message = toQString(message);
+        else if (!message->is_null()) // e.g. a list of validation errors: keep it readable
+            err.message
+                = QString::fromStdString(message->dump(-1, ' ', false, Json::error_handler_t::replace));
+    }
+    err.param = stringMember(e, "param");
+    err.nPromptTokens = intMember(e, "n_prompt_tokens");
+    err.nCtx = intMember(e, "n_ctx");
+    return err;
+}
+
+/// The error carried by a top-level object, in either shape; nothing when it is not one.
+std::optional<ServerError> errorFromObject(const Json& root)
+{
+    if (const Json* e = member(root, "error")) {
+        if (e->is_object()) {
+            ServerError err = readErrorFields(*e);
+            // llama-server puts n_prompt_tokens/n_ctx inside the error; accept them outside too.
+            if (!err.nPromptTokens)
+                err.nPromptTokens = intMember(root, "n_prompt_tokens");
+            if (!err.nCtx)
+                err.nCtx = intMember(root, "n_ctx");
+            return err;
+        }
+        if (e->is_string()) { // some proxies: {"error":"text"}
+            ServerError err;
+            err.message = toQString(e);
+            return err;
+        }
+    }
+    if (const Json* object = member(root, "object");
+        object && object->is_string() && object->get_ref<const Json::string_t&>() == "error")
+        return readErrorFields(root);
+    return std::nullopt;
+}
+
+TokenUsage readUsage(const Json& u)
+{
+    TokenUsage usage;
+    usage.promptTokens = intMember(u, "prompt_tokens");
+    usage.completionTokens = intMember(u, "completion_tokens");
+    usage.totalTokens = intMember(u, "total_tokens");
+    // vLLM nests reasoning tokens in completion_tokens_details; SGLang puts them top-level.
+    if (const Json* details = objectMember(u, "completion_tokens_details"))
+        usage.reasoningTokens = intMember(*details, "reasoning_tokens");
+    if (!usage.reasoningTokens)
+        usage.reasoningTokens = intMember(u, "reasoning_tokens");
+    if (const Json* details = objectMember(u, "prompt_tokens_details"))
+        usage.cachedPromptTokens = intMember(*details, "cached_tokens");
+    return usage;
+}
+
+ServerTimings readTimings(const Json& t)
+{
+    ServerTimings timings;
+    timings.cacheN = intMember(t, "cache_n");
+    timings.promptN = intMember(t, "prompt_n");
+    timings.promptMs = doubleMember(t, "prompt_ms");
+    timings.promptPerTokenMs = doubleMember(t, "prompt_per_token_ms");
+    timings.promptPerSecond = doubleMember(t, "prompt_per_second");
+    timings.predictedN = intMember(t, "predicted_n");
+    timings.predictedMs = doubleMember(t, "predicted_ms");
+    timings.predictedPerTokenMs = doubleMember(t, "predicted_per_token_ms");
+    timings.predictedPerSecond = doubleMember(t, "predicted_per_second");
+    timings.draftN = intMember(t, "draft_n");
+    timings.draftNAccepted = intMember(t, "draft_n_accepted");
+    return timings;
+}
+
+void readToolCalls(const Json& array, std::vector<ToolCallFragment>& out)
+{
+    int position = 0;
+    for (const Json& call : array) {
+        if (!call.is_object()) {
+            ++position;
+            continue;
+        }
+        ToolCallFragment fragment;
+        const auto index = intMember(call, "index");
+        fragment.index
+            = index && *index >= 0 && *index <= std::numeric_limits<int>::max() ? int(*index) : position;
+        fragment.id = stringMember(call, "id");
+        fragment.type = stringMember(call, "type");
+        if (const Json* function = objectMember(call, "function")) {
+            fragment.name = stringMember(*function, "name");
+            if (const Json* arguments = member(*function, "arguments")) {
+                if (arguments->is_string())
+                    fragment.arguments = toQString(arguments);
+                else if (arguments->is_object()) // non-standard: an object instead of its text
+                    fragment.arguments = QString::fromStdString(
+                        arguments->dump(-1, ' ', false, Json::error_handler_t::replace));
+            }
+        }
+        out.push_back(std::move(fragment));
+        ++position;
+    }
+}
+
+/// Choice 0 of a chunk: the element whose `index` is 0 (or that has no index).
+const Json* firstChoice(const Json& choices)
+{
+    for (const Json& choice : choices) {
+        if (!choice.is_object())
+            continue;
+        const auto index = intMember(choice, "index");
+        if (!index || *index == 0)
+            return &choice;
+    }
+    return nullptr;
+}
+
+void readDelta(const Json& delta, StreamChunk& chunk)
+{
+    chunk.role = stringMember(delta, "role");
+    chunk.content = stringMember(delta, "content");
+
+    // vLLM 0.11.1-0.15.x sends the same text under both keys: take it once, from `reasoning`.
+    QString reasoning = stringMember(delta, "reasoning");
+    QString reasoningContent = stringMember(delta, "reasoning_content");
+    if (!reasoning.isEmpty()) {
+        chunk.reasoningField = reasoningContent.isEmpty() ? ReasoningField::Reasoning : ReasoningField::Both;
+        chunk.reasoning = std::move(reasoning);
+    } else if (!reasoningContent.isEmpty()) {
+        chunk.reasoningField = ReasoningField::ReasoningContent;
+        chunk.reasoning = std::move(reasoningContent);
+    }
+
+    if (const Json* toolCalls = member(delta, "tool_calls"); toolCalls && toolCalls->is_array())
+        readToolCalls(*toolCalls, chunk.toolCalls);
+}
+
+void readChoice(const Json& choice, StreamChunk& chunk)
+{
+    // `message` is what a non-streaming body has; reading it costs nothing and helps with
+    // proxies that answer a streaming request in one piece.
+    const Json* delta = objectMember(choice, "delta");
+    if (!delta)
+        delta = objectMember(choice, "message");
+    if (delta)
+        readDelta(*delta, chunk);
+    chunk.finishReason = stringMember(choice, "finish_reason");
+}
+
+bool isDoneSentinel(QByteArrayView trimmed)
+{
+    return trimmed == QByteArrayView("[DONE]");
+}
+
+} // namespace
+
+bool StreamChunk::carriesVisible() const
+{
+    if (!content.isEmpty())
+        return true;
+    return std::any_of(toolCalls.begin(), toolCalls.end(),
+        [](const ToolCallFragment& f) { return !f.name.isEmpty() || !f.arguments.isEmpty(); });
+}
+
+bool StreamChunk::carriesToken() const
+{
+    return !reasoning.isEmpty() || carriesVisible();
+}
+
+std::optional<ServerError> parseServerError(QByteArrayView json)
+{
+    const Json root = Json::parse(json.begin(), json.end(), nullptr, false);
+    if (root.is_discarded() || !root.is_object())
+        return std::nullopt;
+    return errorFromObject(root);
+}
+
+StreamChunk decodeChunk(QByteArrayView data)
+{
+    const QByteArrayView trimmed = data.trimmed();
+    if (trimmed.isEmpty())
+        return malformed(QStringLiteral("empty data payload"));
+    if (isDoneSentinel(trimmed)) {
+        StreamChunk chunk;
+        chunk.kind = StreamChunk::Kind::Done;
+        return chunk;
+    }
+
+    const Json root = Json::parse(trimmed.begin(), trimmed.end(), nullptr, false);
+    if (root.is_discarded())
+        return malformed(QStringLiteral("payload is not JSON: \"%1\"").arg(excerpt(trimmed)));
+    if (!root.is_object())
+        return malformed(QStringLiteral("payload is JSON but not an object (%1): \"%2\"")
+                             .arg(QLatin1String(jsonTypeName(root)), excerpt(trimmed)));
+
+    StreamChunk chunk;
+    chunk.id = stringMember(root, "id");
+    chunk.model = stringMember(root, "model");
+    chunk.systemFingerprint = stringMember(root, "system_fingerprint");
+
+    if (auto error = errorFromObject(root)) {
+        chunk.kind = StreamChunk::Kind::Error;
+        chunk.error = std::move(error);
+        return chunk;
+    }
+
+    const Json* choices = member(root, "choices");
+    if (choices && !choices->is_array())
+        choices = nullptr;
+    const Json* usage = objectMember(root, "usage"); // SGLang legacy sends "usage":null: no usage
+    if (!choices && !usage)
+        return malformed(
+            QStringLiteral("JSON object has no choices, usage or error: \"%1\"").arg(excerpt(trimmed)));
+
+    if (choices && !choices->empty()) {
+        chunk.hasChoices = true;
+        if (const Json* choice = firstChoice(*choices))
+            readChoice(*choice, chunk);
+    }
+    if (usage)
+        chunk.usage = readUsage(*usage);
+    if (const Json* timings = objectMember(root, "timings"))
+        chunk.timings = readTimings(*timings);
+    return chunk;
+}
+
+} // namespace qs

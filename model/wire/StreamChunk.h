@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/core/Response.h"
+
+#include <QByteArrayView>
+#include <QString>
+#include <optional>
+#include <vector>
+
+namespace qs {
+
+/// Parses an error body. Returns nothing when `json` is not an error object.
+std::optional<ServerError> parseServerError(QByteArrayView json);
+
+/// One fragment of a streamed tool call. `id`, `type` and `name` are usually only on the first
+/// fragment of an index (SGLang repeats them as explicit nulls, which decode as empty).
+struct ToolCallFragment {
+    int index = 0;
+    QString id;
+    QString type;
+    QString name;
+    QString arguments; ///< a piece of the JSON arguments text; may be empty
+    bool operator==(const ToolCallFragment&) const = default;
+};
+
+/// One decoded SSE `data:` payload of a /v1/chat/completions stream, in any of the dialects of
+/// llama-server, vLLM (every era) and SGLang (pydantic and msgspec paths). `null`, a missing key
+/// and "" all decode to an empty string. Only choice index 0 is read (Quantscope sends n=1).
+struct StreamChunk {
+    enum class Kind : quint8 {
+        Data, ///< a chat.completion.chunk (possibly role-only, empty, or usage-only)
+        Done, ///< the `[DONE]` sentinel
+        Error, ///< an error object sent inside the stream
+        Malformed, ///< not JSON, or JSON that is not a chunk; see `malformedReason`
+    };
+    Kind kind = Kind::Data;
+
+    QString role;
+    QString content;
+    /// Reasoning text from `reasoning` or `reasoning_content`; when both carry text (vLLM
+    /// 0.11.1-0.15.x copies one into the other) it is taken once, from `reasoning`.
+    QString reasoning;
+    ReasoningField reasoningField = ReasoningField::None;
+    std::vector<ToolCallFragment> toolCalls;
+    QString finishReason; ///< empty unless the chunk carries a non-empty finish_reason
+    bool hasChoices = false; ///< false for the usage-only chunk (`"choices":[]`)
+
+    std::optional<TokenUsage> usage; ///< any chunk may carry it (final chunk, continuous stats)
+    std::optional<ServerTimings>
+        timings; ///< llama-server, last chunk (or every chunk with timings_per_token)
+    std::optional<ServerError> error; ///< Kind::Error only
+
+    QString id;
+    QString model;
+    QString systemFingerprint;
+    QString malformedReason; ///< Kind::Malformed only: what was wrong, for the user
+
+    /// Carries a generated token: non-empty content, reasoning, or a tool-call fragment with a
+    /// name or an argument piece. Role-only, empty and usage-only chunks do not.
+    bool carriesToken() const;
+    /// Carries visible output: non-empty content or a tool-call fragment with a name or arguments.
+    bool carriesVisible() const;
+};
+
+/// Decodes one SSE data payload. Never throws; bad input gives Kind::Malformed.
+StreamChunk decodeChunk(QByteArrayView data);
+
+} // namespace qs
