@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/CommandLine.h"
 
+#include "model/core/RunRecord.h"
 #include "model/evaluate/Evaluation.h"
 #include "model/store/ResultFile.h"
-#include "model/core/RunRecord.h"
 
 #include <QTextStream>
 

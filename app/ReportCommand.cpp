@@ -4,9 +4,9 @@
 #include "app/Commands.h"
 #include "app/ReportWriter.h"
 #include "model/decide/DecisionProfile.h"
-#include "model/evaluate/Evaluation.h"
 #include "model/decide/Recommendation.h"
 #include "model/decide/Report.h"
+#include "model/evaluate/Evaluation.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

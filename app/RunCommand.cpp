@@ -2,11 +2,11 @@
 #include "app/CommandLine.h"
 #include "app/Commands.h"
 #include "app/EndpointSpec.h"
-#include "model/store/ResultFile.h"
-#include "model/run/RunController.h"
-#include "model/store/RunJournal.h"
-#include "model/run/RunPlan.h"
 #include "model/core/Suite.h"
+#include "model/run/RunController.h"
+#include "model/run/RunPlan.h"
+#include "model/store/ResultFile.h"
+#include "model/store/RunJournal.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

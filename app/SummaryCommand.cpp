@@ -2,16 +2,16 @@
 #include "app/CommandLine.h"
 #include "app/Commands.h"
 #include "app/SummaryText.h"
+#include "model/core/Suite.h"
 #include "model/evaluate/Evaluation.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/PairedComparison.h"
+#include "model/evaluate/ResultSummary.h"
+#include "model/evaluate/Statistics.h"
+#include "model/evaluate/TurnScaling.h"
 #include "model/gates/QualityGates.h"
 #include "model/store/ResultFile.h"
-#include "model/evaluate/ResultSummary.h"
 #include "model/store/RunJournal.h"
-#include "model/evaluate/Statistics.h"
-#include "model/core/Suite.h"
-#include "model/evaluate/TurnScaling.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/wire/EndpointProbe.h"
 #include "model/core/RequestRecord.h"
+#include "model/wire/EndpointProbe.h"
 
 #include <QString>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/evaluate/Evaluation.h"
 #include "model/core/RunRecord.h"
+#include "model/evaluate/Evaluation.h"
 #include "model/evaluate/ThroughputTrace.h"
 
 #include <QString>

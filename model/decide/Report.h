@@ -2,8 +2,8 @@
 #pragma once
 
 #include "model/decide/DecisionProfile.h"
-#include "model/evaluate/Evaluation.h"
 #include "model/decide/Recommendation.h"
+#include "model/evaluate/Evaluation.h"
 
 #include <QDateTime>
 #include <QString>

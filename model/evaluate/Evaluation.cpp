@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "model/evaluate/Evaluation.h"
 
+#include "model/core/Suite.h"
 #include "model/gates/QualityGates.h"
 #include "model/store/ResultFile.h"
-#include "model/core/Suite.h"
 
 #include <QFileInfo>
 #include <algorithm>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/core/RunRecord.h"
 #include "model/evaluate/GateFailures.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/PairedComparison.h"
 #include "model/evaluate/ResultSummary.h"
-#include "model/core/RunRecord.h"
 #include "model/evaluate/Statistics.h"
 #include "model/evaluate/TurnScaling.h"
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/run/Conversation.h"
-#include "model/gates/QualityGates.h"
-#include "model/store/RunJournal.h"
-#include "model/run/RunPlan.h"
 #include "model/core/RunRecord.h"
 #include "model/core/Suite.h"
+#include "model/gates/QualityGates.h"
+#include "model/run/Conversation.h"
+#include "model/run/RunPlan.h"
+#include "model/store/RunJournal.h"
 
 #include <QList>
 #include <QObject>

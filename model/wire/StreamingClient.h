@@ -3,8 +3,8 @@
 
 #include "model/core/ChatRequest.h"
 #include "model/core/Endpoint.h"
-#include "model/wire/HttpConnection.h"
 #include "model/core/RequestRecord.h"
+#include "model/wire/HttpConnection.h"
 #include "model/wire/SseParser.h"
 #include "model/wire/StreamAssembler.h"
 

@@ -12,9 +12,9 @@
 //   recover            = recoverJournal of the whole journal
 //
 // Usage: bench_results [--records N] [--dir DIR] [--sync-samples N] [--keep]
-#include "model/wire/RequestMetrics.h"
 #include "model/store/ResultFile.h"
 #include "model/store/RunJournal.h"
+#include "model/wire/RequestMetrics.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -10,8 +10,8 @@
 //   fair-switch     the same fine-tune in NVFP4 on a correctly configured server → switch.
 
 #include "model/decide/DecisionProfile.h"
-#include "model/evaluate/Evaluation.h"
 #include "model/decide/Recommendation.h"
+#include "model/evaluate/Evaluation.h"
 
 #include <gtest/gtest.h>
 

@@ -9,9 +9,9 @@
 // were made (`QS_WRITE_SCENARIOS=tests/data/results build/tests/decision/test_decision_replay`).
 #include "ScenarioSupport.h"
 #include "model/core/Clock.h"
-#include "model/store/ResultFile.h"
-#include "model/run/RunController.h"
 #include "model/core/Suite.h"
+#include "model/run/RunController.h"
+#include "model/store/ResultFile.h"
 #include "tests/support/SimulatedProfiles.h"
 
 #include <QCoreApplication>

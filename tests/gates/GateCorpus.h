@@ -3,8 +3,8 @@
 // test_gates (which fails on regressions) and bench_gates (which prints the rates).
 #pragma once
 
-#include "model/gates/QualityGates.h"
 #include "model/core/Suite.h"
+#include "model/gates/QualityGates.h"
 
 #include <QFile>
 #include <QString>

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/gates/QualityGates.h"
 #include "model/core/Suite.h"
+#include "model/gates/QualityGates.h"
 
 #include <QString>
 #include <gtest/gtest.h>

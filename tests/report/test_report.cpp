@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The recommendation document (model/Report.h): its sections, its numbers, and that model output
 // quoted in it is escaped, never interpreted.
-#include "model/evaluate/Evaluation.h"
 #include "model/decide/Report.h"
+#include "model/evaluate/Evaluation.h"
 #include "tests/stats/StatsTestSupport.h"
 
 #include <gtest/gtest.h>

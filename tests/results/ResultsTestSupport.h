@@ -4,9 +4,9 @@
 // Builders shared by the result-file and journal tests: realistic records made by feeding SSE
 // chunks through the real StreamAssembler and computeMetrics, and small file helpers.
 
-#include "model/wire/RequestMetrics.h"
 #include "model/store/ResultFile.h"
 #include "model/store/RunJournal.h"
+#include "model/wire/RequestMetrics.h"
 #include "model/wire/StreamAssembler.h"
 
 #include <QByteArray>

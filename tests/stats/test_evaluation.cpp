@@ -2,8 +2,8 @@
 // Evaluation (one call computing what summary, dashboard and report show), combining files for
 // side-by-side review, and the throughput trace.
 #include "StatsTestSupport.h"
-#include "model/evaluate/Evaluation.h"
 #include "model/core/Suite.h"
+#include "model/evaluate/Evaluation.h"
 #include "model/evaluate/ThroughputTrace.h"
 
 #include <gtest/gtest.h>

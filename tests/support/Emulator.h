@@ -12,7 +12,6 @@
 #include <QString>
 #include <QStringList>
 #include <QUrl>
-
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -42,40 +41,48 @@ enum class Era {
 struct ToolCallSpec {
     QString name;
     QString argumentsJson; ///< the complete arguments text, e.g. {"query": "Paris weather"}
-    int fragments = 3;     ///< the arguments are streamed in this many pieces
+    int fragments = 3; ///< the arguments are streamed in this many pieces
 };
 
 /// Where the model's thinking goes.
 enum class ReasoningMode {
-    Parsed,          ///< in the reasoning field of the dialect (server has a reasoning parser)
-    LeakedWithTags,  ///< in `content` as "<think>…</think>" (no parser / reasoning-format none)
+    Parsed, ///< in the reasoning field of the dialect (server has a reasoning parser)
+    LeakedWithTags, ///< in `content` as "<think>…</think>" (no parser / reasoning-format none)
     LeakedBareClose, ///< in `content`, then a bare "</think>" with no opening tag (Qwen3.5 template)
 };
 
 enum class Fault {
     None,
-    HttpError,           ///< answer with `httpError`'s status and the dialect's exact error body
+    HttpError, ///< answer with `httpError`'s status and the dialect's exact error body
     DisconnectMidStream, ///< close the connection after `faultAfterTokens` tokens (no [DONE])
-    Stall,               ///< after `faultAfterTokens` tokens send nothing for `stallMs`, then go on
-    MalformedChunk,      ///< after `faultAfterTokens` tokens send one `data:` payload that is not JSON
-    NoUsageChunk,        ///< never send the usage chunk, even when asked for
-    ErrorInStream,       ///< after `faultAfterTokens` tokens send the dialect's in-stream error object
-                         ///< (then [DONE] for vLLM and SGLang, nothing for llama-server)
+    Stall, ///< after `faultAfterTokens` tokens send nothing for `stallMs`, then go on
+    MalformedChunk, ///< after `faultAfterTokens` tokens send one `data:` payload that is not JSON
+    NoUsageChunk, ///< never send the usage chunk, even when asked for
+    ErrorInStream, ///< after `faultAfterTokens` tokens send the dialect's in-stream error object
+                   ///< (then [DONE] for vLLM and SGLang, nothing for llama-server)
 };
 
-enum class HttpErrorKind { ContextExceeded, ModelNotFound, ToolsNotEnabled, Unauthorized, ServerError, Loading, BadRequest };
+enum class HttpErrorKind {
+    ContextExceeded,
+    ModelNotFound,
+    ToolsNotEnabled,
+    Unauthorized,
+    ServerError,
+    Loading,
+    BadRequest
+};
 
 /// What one request does. Each listed token is one chunk on the wire.
 struct Script {
     QStringList reasoning; ///< reasoning tokens, streamed first
-    QStringList content;   ///< content tokens, streamed after reasoning
+    QStringList content; ///< content tokens, streamed after reasoning
     std::vector<ToolCallSpec> toolCalls; ///< streamed after content, as tool-call deltas
     ReasoningMode reasoningMode = ReasoningMode::Parsed;
 
-    double ttftMs = 50;              ///< request fully received -> first token written
+    double ttftMs = 50; ///< request fully received -> first token written
     double ttftPerPromptTokenMs = 0; ///< added to ttftMs per prompt token (prefill grows with context)
-    double tokensPerSecond = 50;     ///< decode rate: one token every 1000/tokensPerSecond ms
-    bool includeTimings = true;      ///< llama-server: `timings` on the last chunk
+    double tokensPerSecond = 50; ///< decode rate: one token every 1000/tokensPerSecond ms
+    bool includeTimings = true; ///< llama-server: `timings` on the last chunk
 
     Fault fault = Fault::None;
     int faultAfterTokens = 0;
@@ -99,12 +106,12 @@ struct RequestInfo {
 struct ServedRequest {
     RequestInfo request;
     int httpStatus = 0;
-    qint64 receivedNs = 0;     ///< last byte of the request read
-    qint64 headersSentNs = 0;  ///< response status line + headers written
+    qint64 receivedNs = 0; ///< last byte of the request read
+    qint64 headersSentNs = 0; ///< response status line + headers written
     std::vector<qint64> tokenWriteNs; ///< each token-bearing event written to the socket
-    qint64 firstVisibleWriteNs = 0;   ///< first content or tool-call event written (0 if none)
-    qint64 endNs = 0;          ///< response finished or connection closed
-    int completionTokens = 0;  ///< what the emulator reported in usage
+    qint64 firstVisibleWriteNs = 0; ///< first content or tool-call event written (0 if none)
+    qint64 endNs = 0; ///< response finished or connection closed
+    int completionTokens = 0; ///< what the emulator reported in usage
 };
 
 struct ServerConfig {
@@ -115,8 +122,8 @@ struct ServerConfig {
     /// vLLM: false answers a request with tools (tool_choice auto) with the exact 400 about
     /// --enable-auto-tool-choice/--tool-call-parser. SGLang: false puts tool-call markup in content.
     bool toolParser = true;
-    QString apiKey;                  ///< non-empty: require `Authorization: Bearer <apiKey>`
-    double pingIntervalMs = 1000;    ///< llama-server Current era: `:` ping during silent gaps
+    QString apiKey; ///< non-empty: require `Authorization: Bearer <apiKey>`
+    double pingIntervalMs = 1000; ///< llama-server Current era: `:` ping during silent gaps
     QString version = QStringLiteral("emulated"); ///< build_info / vLLM version / SGLang version
     /// Chooses the script per request. When unset, `script` is used for every request.
     std::function<Script(const RequestInfo&)> scriptFor;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/run/BenchmarkRunner.h"
 #include "model/evaluate/ThroughputTrace.h"
+#include "model/run/BenchmarkRunner.h"
 #include "widgets/charts/ChartPanel.h"
 
 #include <QElapsedTimer>

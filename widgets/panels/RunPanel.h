@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/run/BenchmarkRunner.h"
 #include "model/core/RunRecord.h"
+#include "model/run/BenchmarkRunner.h"
 
 #include <QList>
 #include <QTextCharFormat>
