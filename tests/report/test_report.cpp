@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The recommendation document (model/Report.h): its sections, its numbers, and that model output
+// The recommendation document (model/decide/Report.h): its sections, its numbers, and that model output
 // quoted in it is escaped, never interpreted.
 #include "model/decide/Report.h"
 #include "model/evaluate/Evaluation.h"
