@@ -4,7 +4,10 @@
 #include <QAbstractAxis>
 #include <QChart>
 #include <QFont>
+#include <QIcon>
 #include <QLegend>
+#include <QPainter>
+#include <QPixmap>
 
 namespace qs {
 
@@ -104,6 +107,24 @@ void applyChartTheme(QChart* chart, Theme theme)
         axis->setGridLineColor(c.grid);
         axis->setMinorGridLineColor(c.grid.lighter(105));
     }
+}
+
+QIcon colorDot(const QColor& color)
+{
+    // Drawn large and scaled down, so it stays round at 2× and 3×.
+    QPixmap pixmap(48, 48);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(color);
+    p.drawEllipse(QRectF(8, 8, 32, 32));
+    p.end();
+    QIcon icon;
+    // The same dot when selected: the state colour must survive the selection highlight.
+    icon.addPixmap(pixmap, QIcon::Normal);
+    icon.addPixmap(pixmap, QIcon::Selected);
+    return icon;
 }
 
 } // namespace qs

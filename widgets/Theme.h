@@ -7,6 +7,7 @@
 #include <optional>
 
 class QChart;
+class QIcon;
 
 namespace qs {
 
@@ -48,6 +49,10 @@ const ThemeColors& themeColors(Theme theme);
 
 /// The colour of endpoint `index` (stable across every chart and table; cycles after 8).
 QColor endpointColor(int index, Theme theme);
+
+/// A round dot of `color`, for a list or header item (an endpoint's colour, a probe state). It
+/// keeps its colour when the item is selected, and stays round at 2× and 3×.
+QIcon colorDot(const QColor& color);
 
 /// A Fusion palette for the whole application in this theme.
 QPalette themePalette(Theme theme);

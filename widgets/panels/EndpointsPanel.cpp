@@ -64,24 +64,6 @@ QString stateText(EndpointsPanel::ProbeState state)
     return QStringLiteral("not probed");
 }
 
-QIcon dot(const QColor& color)
-{
-    // Drawn large and scaled down, so it stays round at 2× and 3×.
-    QPixmap pixmap(48, 48);
-    pixmap.fill(Qt::transparent);
-    QPainter p(&pixmap);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(Qt::NoPen);
-    p.setBrush(color);
-    p.drawEllipse(QRectF(8, 8, 32, 32));
-    p.end();
-    QIcon icon;
-    // The same dot when selected: the state colour must survive the selection highlight.
-    icon.addPixmap(pixmap, QIcon::Normal);
-    icon.addPixmap(pixmap, QIcon::Selected);
-    return icon;
-}
-
 EndpointsPanel::ProbeState stateOf(const ProbeResult& r)
 {
     if (!r.usable())
@@ -376,7 +358,7 @@ void EndpointsPanel::refreshItem(const Row& r)
     if (label.isEmpty())
         label = r.entry.simulated() ? r.entry.simulatedProfile : e.displayName();
     item->setText(LabelColumn, label);
-    item->setIcon(LabelColumn, dot(stateColor(r.state, c)));
+    item->setIcon(LabelColumn, colorDot(stateColor(r.state, c)));
     item->setData(LabelColumn, StateRole, int(r.state));
     QString tip = label + QStringLiteral(" — ") + stateText(r.state);
     if (p && p->failure.isFailure())

@@ -2,6 +2,7 @@
 #include "widgets/tables/QualityMatrixView.h"
 
 #include "model/gates/QualityGates.h"
+#include "widgets/Theme.h"
 #include "widgets/tables/TableText.h"
 
 #include <QComboBox>
@@ -32,18 +33,6 @@ std::pair<int, int> countFor(const GateCounts& gates, const QString& gate)
         sum.second += count.second;
     }
     return sum;
-}
-
-QIcon swatch(const QColor& color)
-{
-    QPixmap pixmap(24, 24);
-    pixmap.fill(Qt::transparent);
-    QPainter painter(&pixmap);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setPen(Qt::NoPen);
-    painter.setBrush(color);
-    painter.drawEllipse(QRectF(4, 4, 16, 16));
-    return QIcon(pixmap);
 }
 
 QString elided(const QString& text, int length)
@@ -244,7 +233,7 @@ void QualityMatrixView::rebuild()
             m_table->setHorizontalHeaderItem(e, header);
         }
         header->setText(endpointTitle(*m_data.result, e));
-        header->setIcon(swatch(endpointColor(e, m_theme)));
+        header->setIcon(colorDot(endpointColor(e, m_theme)));
         header->setToolTip(
             e == evaluation->baseline ? QStringLiteral("The baseline of the paired comparison") : QString());
     }
