@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "model/core/JsonText.h"
 
+#include <QFileInfo>
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <limits>
 #include <set>
 
@@ -249,6 +251,96 @@ json parseStrict(const QByteArray& data, int maxNestingDepth)
     } catch (const json::exception& e) {
         throw ParseProblem {QStringLiteral("not valid JSON: ") + exceptionText(e.what())};
     }
+}
+
+void DocumentContext::fail(const QString& path, const QString& problem) const
+{
+    const QString where = path.isEmpty() ? QStringLiteral("top level") : path;
+    raise(source + QStringLiteral(": ") + where + QStringLiteral(": ") + problem);
+    std::abort(); // raise() throws
+}
+
+void DocumentContext::failFile(const QString& problem) const
+{
+    raise(source + QStringLiteral(": ") + problem);
+    std::abort(); // raise() throws
+}
+
+nlohmann::json parseDocument(
+    const DocumentContext& ctx, const QByteArray& data, int maxNestingDepth, const QString& emptyProblem)
+{
+    if (data.trimmed().isEmpty())
+        ctx.failFile(emptyProblem);
+    try {
+        return parseStrict(data, maxNestingDepth);
+    } catch (const ParseProblem& p) {
+        ctx.failFile(p.message);
+    }
+}
+
+const nlohmann::json* member(const nlohmann::json& object, std::string_view key)
+{
+    const auto it = object.find(std::string(key));
+    return it == object.end() ? nullptr : &*it;
+}
+
+QString stringValue(const DocumentContext& ctx, const nlohmann::json& v, const QString& path, bool allowEmpty)
+{
+    if (!v.is_string())
+        ctx.fail(path, QStringLiteral("must be a string, found ") + describe(v));
+    QString s = fromStd(v.get_ref<const std::string&>());
+    if (!allowEmpty && s.trimmed().isEmpty())
+        ctx.fail(path, QStringLiteral("must not be empty"));
+    return s;
+}
+
+std::optional<QString> optionalString(const DocumentContext& ctx, const nlohmann::json& object,
+    std::string_view key, const QString& parent, bool allowEmpty)
+{
+    const nlohmann::json* v = member(object, key);
+    if (!v)
+        return std::nullopt;
+    return stringValue(ctx, *v, keyPath(parent, key), allowEmpty);
+}
+
+bool isIdentifier(const QString& id)
+{
+    if (id.isEmpty() || id.size() > 128)
+        return false;
+    return std::all_of(id.begin(), id.end(), [](QChar c) {
+        return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9') || c == u'.'
+            || c == u'_' || c == u'-';
+    });
+}
+
+QString identifierValue(const DocumentContext& ctx, const nlohmann::json& v, const QString& path)
+{
+    const QString id = stringValue(ctx, v, path, false);
+    if (!isIdentifier(id))
+        ctx.fail(path,
+            quote(id)
+                + QStringLiteral(
+                    " is not a valid id; use 1 to 128 letters, digits, '.', '_' or '-' (no spaces)"));
+    return id;
+}
+
+QString didYouMeanHint(const QString& name, const QStringList& known)
+{
+    if (const auto close = closestKey(name, known))
+        return QStringLiteral("did you mean \"") + *close + QStringLiteral("\"? ");
+    return QString();
+}
+
+std::optional<QString> builtinNameOf(const QString& nameOrPath, const QStringList& builtins)
+{
+    if (builtins.contains(nameOrPath))
+        return nameOrPath;
+    if (nameOrPath.startsWith(QStringLiteral("builtin:")))
+        return nameOrPath.mid(8);
+    const bool looksLikeName = !nameOrPath.contains(u'/') && !nameOrPath.contains(u'.');
+    if (looksLikeName && !QFileInfo::exists(nameOrPath))
+        return nameOrPath;
+    return std::nullopt;
 }
 
 } // namespace qs::json_text

@@ -49,4 +49,36 @@ nlohmann::json parseStrict(const QByteArray& data, int maxNestingDepth);
 /// at line 1, column 2: syntax error …" → "syntax error …".
 QString exceptionText(const char* what);
 
+/// A hand-written document being read, and how its problems are reported: fail() throws
+/// "SOURCE: PATH: PROBLEM" ("top level" for the empty path), failFile() "SOURCE: PROBLEM", both
+/// through `raise`, which throws the caller's error type (SuiteError, ProfileError).
+struct DocumentContext {
+    QString source;
+    void (*raise)(const QString& message) = nullptr; ///< throws; never returns
+
+    [[noreturn]] void fail(const QString& path, const QString& problem) const;
+    [[noreturn]] void failFile(const QString& problem) const;
+};
+
+/// Parses a file's bytes with parseStrict(); an empty file fails with `emptyProblem`.
+nlohmann::json parseDocument(
+    const DocumentContext& ctx, const QByteArray& data, int maxNestingDepth, const QString& emptyProblem);
+
+// Typed readers: they check the type first and never call get<> on an unchecked value.
+
+const nlohmann::json* member(const nlohmann::json& object, std::string_view key); ///< nullptr if absent
+QString stringValue(
+    const DocumentContext& ctx, const nlohmann::json& v, const QString& path, bool allowEmpty);
+std::optional<QString> optionalString(const DocumentContext& ctx, const nlohmann::json& object,
+    std::string_view key, const QString& parent, bool allowEmpty);
+bool isIdentifier(const QString& id); ///< 1 to 128 letters, digits, '.', '_' or '-'
+QString identifierValue(const DocumentContext& ctx, const nlohmann::json& v, const QString& path);
+
+/// "did you mean \"NAME\"? " when `name` is close to one of `known`, else empty.
+QString didYouMeanHint(const QString& name, const QStringList& known);
+/// Which built-in `nameOrPath` names ("NAME" or "builtin:NAME"), or nothing when it is a file path.
+/// A bare word that is neither a file nor a built-in counts as a mistyped built-in name, so
+/// that loading it fails with the list of built-ins.
+std::optional<QString> builtinNameOf(const QString& nameOrPath, const QStringList& builtins);
+
 } // namespace qs::json_text

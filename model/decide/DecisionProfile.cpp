@@ -27,20 +27,16 @@ constexpr int maxNestingDepth = 32;
 // ---------------------------------------------------------------------------------------------
 // Error reporting: "FILE: PATH: PROBLEM", as SuiteError reads.
 
-struct Context {
-    QString source;
+using Context = DocumentContext;
 
-    [[noreturn]] void fail(const QString& path, const QString& problem) const
-    {
-        const QString where = path.isEmpty() ? QStringLiteral("top level") : path;
-        throw ProfileError(
-            QString(source + QStringLiteral(": ") + where + QStringLiteral(": ") + problem).toStdString());
-    }
-};
+Context profileContext(const QString& source)
+{
+    return {source, [](const QString& message) { throw ProfileError(message.toStdString()); }};
+}
 
 [[noreturn]] void failFile(const QString& source, const QString& problem)
 {
-    throw ProfileError(QString(source + QStringLiteral(": ") + problem).toStdString());
+    profileContext(source).failFile(problem);
 }
 
 QString didYouMean(const QString& word, const QStringList& known)
@@ -76,53 +72,11 @@ void checkKeys(const Context& ctx, const json& object, const QString& path, cons
     }
 }
 
-const json* member(const json& object, std::string_view key)
-{
-    const auto it = object.find(std::string(key));
-    return it == object.end() ? nullptr : &*it;
-}
-
-QString stringValue(const Context& ctx, const json& v, const QString& path, bool allowEmpty)
-{
-    if (!v.is_string())
-        ctx.fail(path, QStringLiteral("must be a string, found ") + describe(v));
-    const QString s = fromStd(v.get_ref<const std::string&>());
-    if (!allowEmpty && s.trimmed().isEmpty())
-        ctx.fail(path, QStringLiteral("must not be empty"));
-    return s;
-}
-
-std::optional<QString> optionalString(
-    const Context& ctx, const json& object, std::string_view key, const QString& parent, bool allowEmpty)
-{
-    const json* v = member(object, key);
-    return v ? std::optional<QString>(stringValue(ctx, *v, keyPath(parent, key), allowEmpty)) : std::nullopt;
-}
-
 double numberValue(const Context& ctx, const json& v, const QString& path)
 {
     if (!v.is_number() || !std::isfinite(v.get<double>()))
         ctx.fail(path, QStringLiteral("must be a number, found ") + describe(v));
     return v.get<double>();
-}
-
-bool isIdentifier(const QString& id)
-{
-    return !id.isEmpty() && id.size() <= 128 && std::all_of(id.begin(), id.end(), [](QChar c) {
-        return (c >= u'a' && c <= u'z') || (c >= u'A' && c <= u'Z') || (c >= u'0' && c <= u'9') || c == u'.'
-            || c == u'_' || c == u'-';
-    });
-}
-
-QString identifierValue(const Context& ctx, const json& v, const QString& path)
-{
-    const QString id = stringValue(ctx, v, path, false);
-    if (!isIdentifier(id))
-        ctx.fail(path,
-            quote(id)
-                + QStringLiteral(
-                    " is not a valid id; use 1 to 128 letters, digits, '.', '_' or '-' (no spaces)"));
-    return id;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,17 +278,11 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
 // ---------------------------------------------------------------------------------------------
 // Files
 
-json parseDocument(const QByteArray& data, const QString& source)
+json parseProfileDocument(const QByteArray& data, const QString& source)
 {
-    if (data.trimmed().isEmpty())
-        failFile(source,
-            QStringLiteral(
-                "the file is empty; a decision profile is a JSON object with \"id\" and \"criteria\""));
-    try {
-        return parseStrict(data, maxNestingDepth);
-    } catch (const ParseProblem& p) {
-        failFile(source, p.message);
-    }
+    return parseDocument(profileContext(source), data, maxNestingDepth,
+        QStringLiteral(
+            "the file is empty; a decision profile is a JSON object with \"id\" and \"criteria\""));
 }
 
 const QStringList& builtinNames()
@@ -347,7 +295,7 @@ const QStringList& builtinNames()
 
 DecisionProfile parseDecisionProfile(const nlohmann::json& root, const QString& sourceName)
 {
-    const Context ctx {sourceName};
+    const Context ctx = profileContext(sourceName);
     if (!root.is_object())
         ctx.fail(QString(),
             QStringLiteral("a decision profile must be a JSON object with \"id\" and \"criteria\", found ")
@@ -410,7 +358,7 @@ DecisionProfile loadDecisionProfileFile(const QString& path)
     if (data.size() > maxProfileFileBytes)
         failFile(path,
             QStringLiteral("the file is larger than 1 MiB; a decision profile is a short list of criteria"));
-    return parseDecisionProfile(parseDocument(data, path), path);
+    return parseDecisionProfile(parseProfileDocument(data, path), path);
 }
 
 QStringList builtinDecisionProfileNames()
@@ -422,9 +370,7 @@ DecisionProfile loadBuiltinDecisionProfile(const QString& name)
 {
     const QString source = QStringLiteral("builtin:") + name;
     if (!builtinNames().contains(name)) {
-        QString hint;
-        if (const auto c = closestKey(name, builtinNames()))
-            hint = QStringLiteral("did you mean \"") + *c + QStringLiteral("\"? ");
+        const QString hint = didYouMeanHint(name, builtinNames());
         throw ProfileError(QString(QStringLiteral("no built-in decision profile named ") + quote(name)
             + QStringLiteral("; ") + hint + QStringLiteral("the built-in profiles are: ")
             + builtinNames().join(QStringLiteral(", "))
@@ -435,19 +381,15 @@ DecisionProfile loadBuiltinDecisionProfile(const QString& name)
     if (!file.open(QIODevice::ReadOnly))
         failFile(source,
             QStringLiteral("the built-in profile is missing from this build (its resources are not linked)"));
-    return parseDecisionProfile(parseDocument(file.readAll(), source), source);
+    return parseDecisionProfile(parseProfileDocument(file.readAll(), source), source);
 }
 
 DecisionProfile loadDecisionProfile(const QString& nameOrPath)
 {
-    if (builtinNames().contains(nameOrPath))
-        return loadBuiltinDecisionProfile(nameOrPath);
-    if (nameOrPath.startsWith(QStringLiteral("builtin:")))
-        return loadBuiltinDecisionProfile(nameOrPath.mid(8));
-    // A bare word that is neither a file nor a built-in was most likely a mistyped profile name.
-    const bool looksLikeName = !nameOrPath.contains(u'/') && !nameOrPath.contains(u'.');
-    if (looksLikeName && !QFileInfo::exists(nameOrPath))
-        loadBuiltinDecisionProfile(nameOrPath); // throws with the list of built-in names
+    // A bare word that is neither a file nor a built-in was most likely a mistyped profile name:
+    // loading it throws with the list of built-in names.
+    if (const auto name = builtinNameOf(nameOrPath, builtinNames()))
+        return loadBuiltinDecisionProfile(*name);
     return loadDecisionProfileFile(nameOrPath);
 }
 

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+#include "model/core/GatePatterns.h"
+#include "model/core/Suite.h"
+#include "model/core/SuiteReading.h"
+
+#include <QRegularExpression>
+#include <algorithm>
+#include <string>
+
+namespace qs {
+
+namespace {
+
+using json = nlohmann::json;
+using namespace json_text;
+using namespace suite_parse;
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+
+// Validates the OpenAI function schemas and returns the function names.
+QStringList parseTools(const DocumentContext& ctx, const json& tools)
+{
+    const QString path = QStringLiteral("tools");
+    if (!tools.is_array())
+        ctx.fail(path,
+            QStringLiteral("must be a list of tool objects like {\"type\": \"function\", \"function\": "
+                           "{\"name\": …, \"parameters\": {…}}}, found ")
+                + describe(tools));
+    QStringList names;
+    for (std::size_t i = 0; i < tools.size(); ++i) {
+        const json& tool = tools[i];
+        const QString at = indexPath(path, i);
+        if (!tool.is_object())
+            ctx.fail(at,
+                QStringLiteral(
+                    "must be an object like {\"type\": \"function\", \"function\": {\"name\": …}}, "
+                    "found ")
+                    + describe(tool));
+        const json* type = member(tool, "type");
+        if (!type)
+            ctx.fail(at, QStringLiteral("\"type\" is missing; it must be \"function\""));
+        if (!type->is_string() || type->get_ref<const std::string&>() != "function")
+            ctx.fail(keyPath(at, "type"), QStringLiteral("must be \"function\", found ") + describe(*type));
+        const json* function = member(tool, "function");
+        if (!function)
+            ctx.fail(at, QStringLiteral("\"function\" is missing; it must be an object with \"name\""));
+        const QString fpath = keyPath(at, "function");
+        if (!function->is_object())
+            ctx.fail(fpath, QStringLiteral("must be an object with \"name\", found ") + describe(*function));
+        const json* name = member(*function, "name");
+        if (!name)
+            ctx.fail(fpath, QStringLiteral("\"name\" is missing"));
+        const QString n = stringValue(ctx, *name, keyPath(fpath, "name"), false);
+        // The OpenAI API's own rule for function names.
+        static const QRegularExpression nameRule(QStringLiteral("^[A-Za-z0-9_-]{1,64}$"));
+        if (!nameRule.match(n).hasMatch())
+            ctx.fail(keyPath(fpath, "name"),
+                quote(n)
+                    + QStringLiteral(
+                        " is not a valid function name; use 1 to 64 letters, digits, '_' or '-'"));
+        if (names.contains(n))
+            ctx.fail(keyPath(fpath, "name"), quote(n) + QStringLiteral(" is defined twice"));
+        if (const json* d = member(*function, "description"))
+            stringValue(ctx, *d, keyPath(fpath, "description"), true);
+        if (const json* p = member(*function, "parameters"); p && !p->is_object())
+            ctx.fail(keyPath(fpath, "parameters"),
+                QStringLiteral("must be a JSON schema object, found ") + describe(*p));
+        names << n;
+    }
+    return names;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defaults
+
+const std::vector<std::string_view> defaultsKeys
+    = {"max_tokens", "temperature", "seed", "thinking", "warmup", "runs", "concurrency", "extra_body"};
+
+constexpr int maxConcurrency = 4096;
+
+SuiteDefaults parseDefaults(const DocumentContext& ctx, const json& suite)
+{
+    SuiteDefaults d;
+    const json* v = member(suite, "defaults");
+    if (!v)
+        return d;
+    const QString path = QStringLiteral("defaults");
+    if (!v->is_object())
+        ctx.fail(path,
+            QStringLiteral("must be an object like {\"max_tokens\": 256, \"runs\": 5}, found ")
+                + describe(*v));
+    checkKeys(ctx, *v, path, defaultsKeys);
+    d.maxTokens = optionalInt(ctx, *v, "max_tokens", path, 1, maxTokensLimit).value_or(d.maxTokens);
+    if (const json* t = member(*v, "temperature"))
+        // null: send no temperature at all, leaving the server's own default.
+        d.temperature = t->is_null()
+            ? std::nullopt
+            : std::optional<double>(temperatureValue(ctx, *t, keyPath(path, "temperature")));
+    d.seed = optionalSeed(ctx, *v, path);
+    if (const json* t = member(*v, "thinking"); t && !t->is_null())
+        d.thinking = optionalBool(ctx, *v, "thinking", path);
+    d.warmup = optionalInt(ctx, *v, "warmup", path, 0, maxWarmup).value_or(d.warmup);
+    d.runs = optionalInt(ctx, *v, "runs", path, 1, maxRuns).value_or(d.runs);
+    if (const json* c = member(*v, "concurrency")) {
+        const QString cpath = keyPath(path, "concurrency");
+        if (!c->is_array())
+            ctx.fail(cpath,
+                QStringLiteral("must be a list of concurrency levels like [1, 2, 4, 8], found ")
+                    + describe(*c));
+        if (c->empty())
+            ctx.fail(cpath, QStringLiteral("must list at least one level, e.g. [1, 2, 4, 8]"));
+        for (std::size_t i = 0; i < c->size(); ++i) {
+            const int level = int(integerValue(ctx, (*c)[i], indexPath(cpath, i), 1, maxConcurrency));
+            if (std::find(d.concurrency.begin(), d.concurrency.end(), level) != d.concurrency.end())
+                ctx.fail(indexPath(cpath, i), QStringLiteral("level %1 is listed twice").arg(level));
+            d.concurrency.push_back(level);
+        }
+    }
+    d.extraBody = objectValue(ctx, *v, "extra_body", path);
+    return d;
+}
+
+const std::vector<std::string_view> suiteKeys
+    = {"id", "name", "description", "system", "tools", "defaults", "tests", "warmup_prompts", "gates"};
+
+// Overrides of the quality gates' patterns, checked now (merged over the defaults and compiled)
+// so that a broken pattern is reported when the suite is loaded, not in the middle of a run.
+json parseGates(const DocumentContext& ctx, const json& suite)
+{
+    json gates = objectValue(ctx, suite, "gates", QString());
+    try {
+        validateGateOverrides(gates);
+    } catch (const GatePatternError& e) {
+        ctx.fail(e.path(), e.problem());
+    }
+    return gates;
+}
+
+} // namespace
+
+Suite parseSuite(const nlohmann::json& root, const QString& sourceName)
+{
+    const DocumentContext ctx = suiteContext(sourceName);
+    checkDepth(ctx, root);
+    checkEncodable(ctx, root);
+    if (!root.is_object())
+        ctx.fail(QString(),
+            QStringLiteral("a suite must be a JSON object with \"id\" and \"tests\", found ")
+                + describe(root));
+    checkKeys(ctx, root, QString(), suiteKeys);
+
+    Suite suite;
+    suite.id = identifier(ctx, root, QString());
+    suite.name = optionalString(ctx, root, "name", QString(), false).value_or(suite.id);
+    suite.description = optionalString(ctx, root, "description", QString(), true).value_or(QString());
+    suite.system = optionalString(ctx, root, "system", QString(), true).value_or(QString());
+
+    SuiteInfo info;
+    if (const json* tools = member(root, "tools")) {
+        info.toolNames = parseTools(ctx, *tools);
+        suite.tools = *tools;
+    }
+    suite.defaults = parseDefaults(ctx, root);
+    suite.tests = parseTests(ctx, root, info);
+    suite.warmupPrompts = parseWarmupPrompts(ctx, root, suite.tests);
+    suite.gates = parseGates(ctx, root);
+    suite.source = sourceName;
+    suite.raw = root;
+    return suite;
+}
+
+} // namespace qs
