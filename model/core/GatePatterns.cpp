@@ -339,9 +339,9 @@ GatePatternError::GatePatternError(const QString& path, const QString& problem)
 }
 const QStringList& gateNames()
 {
-    static const QStringList names = {QStringLiteral("non_empty"), QStringLiteral("expected_answer"),
-        QStringLiteral("tool_call"), QStringLiteral("no_markdown"), QStringLiteral("no_thinking_leak"),
-        QStringLiteral("coherent"), QStringLiteral("within_length")};
+    using namespace gate_names;
+    static const QStringList names
+        = {nonEmpty, expectedAnswer, toolCall, noMarkdown, noThinkingLeak, coherent, withinLength};
     return names;
 }
 

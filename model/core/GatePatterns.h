@@ -20,6 +20,17 @@ namespace qs {
 /// no_thinking_leak, coherent, within_length.
 const QStringList& gateNames();
 
+/// Each gate's name, as results files, profiles and views spell it.
+namespace gate_names {
+inline const QString nonEmpty = QStringLiteral("non_empty");
+inline const QString expectedAnswer = QStringLiteral("expected_answer");
+inline const QString toolCall = QStringLiteral("tool_call");
+inline const QString noMarkdown = QStringLiteral("no_markdown");
+inline const QString noThinkingLeak = QStringLiteral("no_thinking_leak");
+inline const QString coherent = QStringLiteral("coherent");
+inline const QString withinLength = QStringLiteral("within_length");
+} // namespace gate_names
+
 /// A pattern document that cannot be used. path() is where in the document ("no_markdown.patterns.
 /// bold"; "gates.…" for a suite's override), problem() what is wrong; what() reads "PATH: PROBLEM".
 class GatePatternError : public std::invalid_argument {

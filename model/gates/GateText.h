@@ -18,13 +18,14 @@ namespace qs::gates {
 using Rules = GatePatterns::Rules;
 using Pattern = Rules::Pattern;
 
-inline const QString kNonEmpty = QStringLiteral("non_empty");
-inline const QString kExpectedAnswer = QStringLiteral("expected_answer");
-inline const QString kToolCall = QStringLiteral("tool_call");
-inline const QString kNoMarkdown = QStringLiteral("no_markdown");
-inline const QString kNoThinkingLeak = QStringLiteral("no_thinking_leak");
-inline const QString kCoherent = QStringLiteral("coherent");
-inline const QString kWithinLength = QStringLiteral("within_length");
+// The gate names, spelled once in core (gate_names, gateNames()).
+inline const QString& kNonEmpty = gate_names::nonEmpty;
+inline const QString& kExpectedAnswer = gate_names::expectedAnswer;
+inline const QString& kToolCall = gate_names::toolCall;
+inline const QString& kNoMarkdown = gate_names::noMarkdown;
+inline const QString& kNoThinkingLeak = gate_names::noThinkingLeak;
+inline const QString& kCoherent = gate_names::coherent;
+inline const QString& kWithinLength = gate_names::withinLength;
 
 inline const QString kContent = QStringLiteral("content");
 inline const QString kReasoning = QStringLiteral("reasoning");
