@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/tables/TableText.h"
 
+#include "model/evaluate/MetricText.h"
+
 #include <cmath>
 
 namespace qs {
@@ -145,12 +147,7 @@ QString formatMetricValue(double value, Metric metric)
 {
     if (!std::isfinite(value))
         return QStringLiteral("—");
-    int decimals = 1;
-    if (metricUnit(metric) == u"ms")
-        decimals = std::fabs(value) >= 100 ? 0 : 1;
-    else if (metricUnit(metric) == u"tokens")
-        decimals = value == std::round(value) ? 0 : 1;
-    QString s = QString::number(value, 'f', decimals);
+    QString s = metricNumber(value, metric);
     if (s == u"-0" || s == u"-0.0")
         s.remove(0, 1);
     return withMinusSign(s);

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#include "model/decide/recommend/Judge.h"
+
+#include "model/decide/recommend/Arm.h"
+
+namespace qs::judging {
+
+using Outcome = CriterionResult::Outcome;
+
+Judged inconclusive(const Criterion& c, const QString& measured, const QString& required, const QString& why,
+    const QString& change)
+{
+    Judged j;
+    j.result.criterion = c;
+    j.result.outcome = Outcome::Inconclusive;
+    j.result.measured = measured;
+    j.result.required = required;
+    j.result.explanation = why;
+    j.change = change;
+    return j;
+}
+
+Judged judge(const Arm& arm, const Criterion& c)
+{
+    if (!c.test.isEmpty() && !runHasTest(arm, c.test))
+        return inconclusive(c, QStringLiteral("no such test"), QString(),
+            QStringLiteral("The run has no measured request of test \"%1\".").arg(c.test),
+            QStringLiteral(
+                "The run has no test \"%1\": run the suite the profile was written for, or change the "
+                "criterion's \"test\".")
+                .arg(c.test));
+    switch (c.kind) {
+    case Criterion::Kind::GateMaxFailures:
+    case Criterion::Kind::GateMinPassRate:
+        return judgeGateThreshold(arm, c);
+    case Criterion::Kind::MetricMax:
+    case Criterion::Kind::MetricMin:
+        return judgeMetricThreshold(arm, c);
+    case Criterion::Kind::MetricNotWorse:
+        return judgeMetricNotWorse(arm, c);
+    case Criterion::Kind::GateNotWorse:
+        return judgeGateNotWorse(arm, c);
+    }
+    return {};
+}
+
+} // namespace qs::judging

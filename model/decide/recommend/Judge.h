@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/decide/Recommendation.h"
+
+// Judging each kind of criterion. Each sets outcome, measured, required and explanation, and
+// returns the "what would change" sentence for a criterion that did not pass.
+namespace qs::judging {
+
+struct Arm;
+
+struct Judged {
+    CriterionResult result;
+    QString change;
+};
+
+/// A criterion that cannot be decided, with why and what would let it be.
+Judged inconclusive(const Criterion& c, const QString& measured, const QString& required, const QString& why,
+    const QString& change);
+
+/// Any criterion: the dispatcher over the ones below.
+Judged judge(const Arm& arm, const Criterion& c);
+
+Judged judgeGateThreshold(const Arm& arm, const Criterion& c); ///< gate_max_failures, gate_min_pass_rate
+Judged judgeMetricThreshold(const Arm& arm, const Criterion& c); ///< metric_max, metric_min
+Judged judgeMetricNotWorse(const Arm& arm, const Criterion& c); ///< paired, against the baseline
+Judged judgeGateNotWorse(const Arm& arm, const Criterion& c); ///< paired, against the baseline
+
+} // namespace qs::judging

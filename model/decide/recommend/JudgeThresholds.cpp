@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+#include "model/decide/recommend/Arm.h"
+#include "model/decide/recommend/CriterionText.h"
+#include "model/decide/recommend/Judge.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace qs::judging {
+
+using Outcome = CriterionResult::Outcome;
+
+Judged judgeGateThreshold(const Arm& arm, const Criterion& c)
+{
+    const auto [passed, judged] = gateCounts(arm, c);
+    const int failures = judged - passed;
+    const bool maxFailures = c.kind == Criterion::Kind::GateMaxFailures;
+    QString required;
+    if (maxFailures) {
+        const int allowed = int(c.threshold);
+        required = allowed == 0 ? QStringLiteral("none") : QStringLiteral("at most %1").arg(allowed);
+    } else {
+        required = QStringLiteral("≥ %1 passed").arg(percent(c.threshold));
+        if (judged > 0)
+            required
+                += QStringLiteral(" (%1 of %2)").arg(int(std::ceil(c.threshold * judged - 1e-9))).arg(judged);
+    }
+    if (judged == 0)
+        return inconclusive(c, QStringLiteral("no answer judged"), required,
+            QStringLiteral(
+                "No measured answer of %1%2 was judged for %3, so the criterion cannot be checked.")
+                .arg(arm.candidateLabel, inTest(c), c.gate),
+            QStringLiteral(
+                "No answer of %1%2 was judged for %3%4: run a suite with such tests, or drop the criterion.")
+                .arg(arm.candidateLabel, inTest(c), c.gate, notJudgedHint(c.gate)));
+
+    Judged j;
+    j.result.criterion = c;
+    j.result.required = required;
+    const QString failedText
+        = QStringLiteral("%1 of %2 answers %3").arg(failures).arg(judged).arg(failedPhrase(c.gate));
+    const double rate = double(passed) / double(judged);
+    bool pass = false;
+    if (maxFailures) {
+        pass = failures <= int(c.threshold);
+        j.result.measured = failedText;
+    } else {
+        pass = rate + 1e-9 >= c.threshold;
+        j.result.measured = QStringLiteral("%1 of %2 passed (%3)").arg(passed).arg(judged).arg(percent(rate));
+    }
+    j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
+    const QString limit = maxFailures
+        ? (int(c.threshold) == 0 ? QStringLiteral("none is allowed")
+                                 : QStringLiteral("at most %1 are allowed").arg(int(c.threshold)))
+        : QStringLiteral("at least %1 must pass").arg(percent(c.threshold));
+    j.result.explanation
+        = QStringLiteral("%1: %2%3 (%4%5).")
+              .arg(arm.candidateLabel, failedText, inTest(c),
+                  pass ? QStringLiteral("within the limit: ") : QStringLiteral("over the limit: "), limit);
+    if (!pass) {
+        QString kinds;
+        const auto tally = arm.evaluation.gateFailures.find({arm.candidate, c.test, c.gate});
+        if (tally != arm.evaluation.gateFailures.end() && !tally->second.reasons.empty()) {
+            std::vector<std::pair<int, QString>> byCount;
+            for (const auto& [kind, countExample] : tally->second.reasons)
+                byCount.push_back({countExample.first, kind});
+            std::sort(byCount.begin(), byCount.end(),
+                [](const auto& a, const auto& b) { return a.first > b.first; });
+            QStringList parts;
+            for (std::size_t i = 0; i < std::min<std::size_t>(3, byCount.size()); ++i)
+                parts << QStringLiteral("%1 × %2").arg(byCount[i].first).arg(byCount[i].second);
+            kinds = QStringLiteral(" (") + parts.join(QStringLiteral(", ")) + u')';
+        }
+        j.change = QStringLiteral("%1%2: %3%4, where %5; to pass, %6.")
+                       .arg(arm.candidateLabel, inTest(c), failedText, kinds, limit, gateFix(c.gate));
+    }
+    return j;
+}
+
+Judged judgeMetricThreshold(const Arm& arm, const Criterion& c)
+{
+    const bool isMax = c.kind == Criterion::Kind::MetricMax;
+    const QString required = (isMax ? QStringLiteral("≤ ") : QStringLiteral("≥ "))
+        + limitWithUnit(c.threshold, c.metric) + QStringLiteral(" (") + c.statistic + u')';
+    const auto d = distribution(arm, c);
+    if (!d)
+        return inconclusive(c, QStringLiteral("no value"), required,
+            QStringLiteral("%1 has no successful measured request with %2%3.")
+                .arg(arm.candidateLabel, metricId(c.metric), inTest(c)),
+            QStringLiteral(
+                "%1 has no successful measured request with %2%3: fix the failed requests (see the "
+                "errors in the summary) and run again.")
+                .arg(arm.candidateLabel, metricId(c.metric), inTest(c)));
+    const double value = statisticOf(*d, c.statistic);
+    Judged j;
+    j.result.criterion = c;
+    j.result.required = required;
+    j.result.measured
+        = QStringLiteral("%1 %2 (n = %3)").arg(c.statistic, withUnit(value, c.metric)).arg(d->n);
+    const bool pass = isMax ? value <= c.threshold : value >= c.threshold;
+    j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
+    j.result.explanation = QStringLiteral("%1's %2 %3%4 is %5, %6 %7.")
+                               .arg(arm.candidateLabel, metricName(c.metric), c.statistic, inTest(c),
+                                   withUnit(value, c.metric),
+                                   pass ? QStringLiteral("within") : QStringLiteral("outside"), required);
+    if (!pass) {
+        const double gap = std::fabs(c.threshold - value);
+        const QString need = isMax
+            ? QStringLiteral("%1 less").arg(withUnit(gap, c.metric))
+            : QStringLiteral("%1 more, %2")
+                  .arg(withUnit(gap, c.metric), signedPercent(value > 0 ? gap / value : 1));
+        j.change = QStringLiteral("%1's %2 %3%4 is %5 and must be %6 (%7): %8.")
+                       .arg(arm.candidateLabel, metricName(c.metric), c.statistic, inTest(c),
+                           withUnit(value, c.metric), required.section(QStringLiteral(" ("), 0, 0), need,
+                           metricFix(c.metric));
+    }
+    return j;
+}
+
+} // namespace qs::judging

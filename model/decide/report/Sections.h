@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/decide/report/Context.h"
+#include "model/decide/report/Document.h"
+
+// The sections of the report, in document order (Report.h lists what each holds). Each appends
+// its blocks to the document.
+namespace qs::report {
+
+void titleSection(Doc& d, const Context& cx); ///< title, date, the recommendation in one paragraph
+void endpointsSection(Doc& d, const Context& cx); ///< the endpoints compared
+void warningsSection(Doc& d, const Context& cx); ///< every methodology warning
+void methodologySection(Doc& d, const Context& cx);
+void resultsSection(Doc& d, const Context& cx); ///< the comparison tables
+void chartsSection(Doc& d, const Context& cx);
+void samplesSection(Doc& d, const Context& cx); ///< sample responses side by side
+void verdictSection(Doc& d, const Context& cx); ///< per criterion, and what would change it
+void appendixSection(Doc& d, const Context& cx); ///< server properties, request settings
+
+/// `text` cut into plain and failing pieces; overlapping or touching ranges become one piece.
+std::vector<std::pair<QString, bool>> segmentsOf(
+    const QString& text, std::vector<std::pair<int, int>> ranges);
+
+} // namespace qs::report
