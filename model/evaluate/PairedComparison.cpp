@@ -2,363 +2,16 @@
 #include "model/evaluate/PairedComparison.h"
 
 #include "model/core/Percentile.h"
+#include "model/evaluate/MeasuredTests.h"
 
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <numbers>
-#include <random>
 #include <set>
 #include <tuple>
 
 namespace qs {
-
-// ---------------------------------------------------------------------------------------------
-// Estimators and their bootstrap
-
-namespace {
-
-// Type-7 median of a non-empty vector, reordering it (nth_element: O(n), for the bootstrap's
-// inner loop). Same expression as qs::percentile, so the results are identical.
-double medianInPlace(std::vector<double>& v)
-{
-    const std::size_t lo = (v.size() - 1) / 2;
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(lo), v.end());
-    if (v.size() % 2 == 1)
-        return v[lo];
-    const double hi = *std::min_element(v.begin() + std::ptrdiff_t(lo) + 1, v.end());
-    return v[lo] + (hi - v[lo]) * 0.5;
-}
-
-} // namespace
-
-std::optional<Interval> bootstrapInterval(const std::vector<std::vector<PairedValue>>& strata,
-    const PairStatistic& statistic, const BootstrapOptions& options)
-{
-    std::size_t total = 0;
-    for (const auto& s : strata)
-        total += s.size();
-    if (total == 0 || options.resamples <= 0)
-        return std::nullopt;
-    std::mt19937_64 engine(options.seed);
-    std::vector<PairedValue> sample;
-    sample.reserve(total);
-    std::vector<double> estimates;
-    estimates.reserve(std::size_t(options.resamples));
-    for (int r = 0; r < options.resamples; ++r) {
-        sample.clear();
-        for (const auto& s : strata)
-            for (std::size_t k = 0; k < s.size(); ++k)
-                sample.push_back(s[std::size_t(engine() % s.size())]);
-        if (const auto v = statistic(sample); v && std::isfinite(*v))
-            estimates.push_back(*v);
-    }
-    if (estimates.size() * 2 < std::size_t(options.resamples))
-        return std::nullopt;
-    const double tail = (1.0 - options.confidence) / 2.0 * 100.0;
-    std::sort(estimates.begin(), estimates.end());
-    return Interval {*percentile(estimates, tail), *percentile(estimates, 100.0 - tail)};
-}
-
-// The three statistics below run 10,000 times per interval: they reuse per-thread scratch
-// buffers instead of allocating on every call.
-
-std::optional<double> ratioOfMedians(const std::vector<PairedValue>& pairs)
-{
-    if (pairs.empty())
-        return std::nullopt;
-    thread_local std::vector<double> b, c;
-    b.clear();
-    c.clear();
-    for (const PairedValue& p : pairs) {
-        b.push_back(p.baseline);
-        c.push_back(p.candidate);
-    }
-    const double mb = medianInPlace(b);
-    if (!(mb > 0))
-        return std::nullopt;
-    return medianInPlace(c) / mb;
-}
-
-std::optional<double> medianOfPairedRatios(const std::vector<PairedValue>& pairs)
-{
-    if (pairs.empty())
-        return std::nullopt;
-    thread_local std::vector<double> r;
-    r.clear();
-    for (const PairedValue& p : pairs) {
-        if (!(p.baseline > 0))
-            return std::nullopt;
-        r.push_back(p.candidate / p.baseline);
-    }
-    return medianInPlace(r);
-}
-
-std::optional<double> medianOfPairedDifferences(const std::vector<PairedValue>& pairs)
-{
-    if (pairs.empty())
-        return std::nullopt;
-    thread_local std::vector<double> d;
-    d.clear();
-    for (const PairedValue& p : pairs)
-        d.push_back(p.candidate - p.baseline);
-    return medianInPlace(d);
-}
-
-namespace {
-
-// Walsh sums dᵢ + dⱼ (i ≤ j) of sorted `d` that are ≤ t: two pointers, O(n).
-std::uint64_t walshSumsAtMost(const std::vector<double>& d, double t)
-{
-    std::uint64_t count = 0;
-    std::ptrdiff_t j = std::ptrdiff_t(d.size()) - 1;
-    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(d.size()); ++i) {
-        while (j >= i && d[std::size_t(i)] + d[std::size_t(j)] > t)
-            --j;
-        if (j < i)
-            break;
-        count += std::uint64_t(j - i + 1);
-    }
-    return count;
-}
-
-// The k-th smallest (1-based) Walsh sum of sorted `d`, without materialising the n(n+1)/2 sums
-// (50,000 differences would need 10 GB): bisect on the value until the bracket (lo, hi] holds
-// only the answer's neighbourhood, then take the smallest sum above lo, which is exact.
-double kthWalshSum(const std::vector<double>& d, std::uint64_t k)
-{
-    double lo = 2 * d.front();
-    double hi = 2 * d.back();
-    if (walshSumsAtMost(d, lo) >= k)
-        return lo;
-    // Invariant: count(lo) < k ≤ count(hi).
-    for (int step = 0; step < 200; ++step) {
-        const double mid = lo + (hi - lo) / 2;
-        if (!(mid > lo && mid < hi))
-            break; // adjacent doubles
-        if (walshSumsAtMost(d, mid) >= k)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    double best = hi;
-    std::ptrdiff_t j = std::ptrdiff_t(d.size()) - 1;
-    for (std::ptrdiff_t i = 0; i < std::ptrdiff_t(d.size()); ++i) {
-        // Smallest j ≥ i with dᵢ + dⱼ > lo; as i grows that j can only shrink.
-        while (j > i && d[std::size_t(i)] + d[std::size_t(j - 1)] > lo)
-            --j;
-        if (j < i)
-            j = i;
-        const double sum = d[std::size_t(i)] + d[std::size_t(j)];
-        if (sum > lo)
-            best = std::min(best, sum);
-    }
-    return best;
-}
-
-} // namespace
-
-std::optional<double> hodgesLehmann(const std::vector<double>& differences)
-{
-    if (differences.empty())
-        return std::nullopt;
-    const std::size_t n = differences.size();
-    if (n <= 1000) {
-        // Small samples: materialise the Walsh averages (at most 500,500 of them).
-        std::vector<double> walsh;
-        walsh.reserve(n * (n + 1) / 2);
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = i; j < n; ++j)
-                walsh.push_back((differences[i] + differences[j]) / 2.0);
-        return medianInPlace(walsh);
-    }
-    std::vector<double> d = differences;
-    std::sort(d.begin(), d.end());
-    const std::uint64_t m = std::uint64_t(n) * (n + 1) / 2;
-    const std::uint64_t k = (m - 1) / 2 + 1; // the lower middle, as medianInPlace
-    const double a = kthWalshSum(d, k) / 2.0;
-    if (m % 2 == 1)
-        return a;
-    const double b = kthWalshSum(d, k + 1) / 2.0;
-    return a + (b - a) * 0.5;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Tests
-
-WilcoxonResult wilcoxonSignedRank(const std::vector<double>& differences, WilcoxonMethod method)
-{
-    WilcoxonResult w;
-    double scale = 1;
-    for (double d : differences)
-        if (std::isfinite(d))
-            scale = std::max(scale, std::fabs(d));
-    const double tolerance = 1e-9 * scale;
-    std::vector<double> nonZero;
-    for (double d : differences) {
-        if (!std::isfinite(d))
-            continue;
-        if (std::fabs(d) <= tolerance)
-            ++w.zeros;
-        else
-            nonZero.push_back(d);
-    }
-    std::sort(nonZero.begin(), nonZero.end(), [](double a, double b) { return std::fabs(a) < std::fabs(b); });
-    const int n = int(nonZero.size());
-    w.n = n;
-    if (n == 0)
-        return w;
-
-    // Mid-ranks, doubled so that they are integers (a tie of ranks 3 and 4 has 2·3.5 = 7).
-    std::vector<int> rank2(std::size_t(n), 0);
-    double tieTerm = 0; // Σ (t³ − t) over tie groups
-    for (int i = 0; i < n;) {
-        int j = i;
-        while (j + 1 < n
-            && std::fabs(nonZero[std::size_t(j + 1)]) - std::fabs(nonZero[std::size_t(j)]) <= tolerance)
-            ++j;
-        for (int k = i; k <= j; ++k)
-            rank2[std::size_t(k)] = i + j + 2;
-        const double t = j - i + 1;
-        tieTerm += t * t * t - t;
-        i = j + 1;
-    }
-    long long wPlus2 = 0;
-    for (int k = 0; k < n; ++k)
-        if (nonZero[std::size_t(k)] > 0)
-            wPlus2 += rank2[std::size_t(k)];
-    const long long total2 = (long long)n * (n + 1);
-    w.wPlus = double(wPlus2) / 2.0;
-    w.wMinus = double(total2 - wPlus2) / 2.0;
-    w.rankBiserial = (w.wPlus - w.wMinus) / (w.wPlus + w.wMinus);
-
-    w.exact = method == WilcoxonMethod::Exact || (method == WilcoxonMethod::Auto && n <= 50);
-    if (w.exact) {
-        // Under H0 each rank is positive or negative with probability ½, independently: the
-        // distribution of (doubled) W+ by dynamic programming over the ranks.
-        std::vector<double> dist(std::size_t(total2) + 1, 0.0);
-        dist[0] = 1;
-        long long reach = 0;
-        for (int r : rank2) {
-            reach += r;
-            for (long long s = reach; s >= 0; --s)
-                dist[std::size_t(s)]
-                    = 0.5 * dist[std::size_t(s)] + (s >= r ? 0.5 * dist[std::size_t(s - r)] : 0.0);
-        }
-        double lower = 0, upper = 0;
-        for (long long s = 0; s <= total2; ++s) {
-            if (s <= wPlus2)
-                lower += dist[std::size_t(s)];
-            if (s >= wPlus2)
-                upper += dist[std::size_t(s)];
-        }
-        w.p = std::min(1.0, 2.0 * std::min(lower, upper));
-        return w;
-    }
-    const double mean = double(n) * (n + 1) / 4.0;
-    const double variance = double(n) * (n + 1) * (2.0 * n + 1) / 24.0 - tieTerm / 48.0;
-    if (!(variance > 0)) {
-        w.p = 1;
-        return w;
-    }
-    const double deviation = w.wPlus - mean;
-    const double corrected = std::max(0.0, std::fabs(deviation) - 0.5); // continuity correction
-    const double z = (deviation < 0 ? -corrected : corrected) / std::sqrt(variance);
-    w.z = z;
-    w.p = std::min(1.0, std::erfc(std::fabs(z) / std::numbers::sqrt2));
-    return w;
-}
-
-double mcnemarExactP(int baselineOnly, int candidateOnly)
-{
-    const int n = baselineOnly + candidateOnly;
-    if (n <= 0)
-        return 1;
-    const int k = std::min(baselineOnly, candidateOnly);
-    // P(X ≤ k) in log space: 2⁻ⁿ underflows for n > 1074.
-    double tail = 0;
-    for (int i = 0; i <= k; ++i)
-        tail += std::exp(
-            std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::numbers::ln2);
-    return std::min(1.0, 2.0 * tail);
-}
-
-double normalQuantile(double p)
-{
-    if (!(p > 0))
-        return -INFINITY;
-    if (!(p < 1))
-        return INFINITY;
-    // Acklam's rational approximation, then one Halley step on erfc: ~1e-15 relative.
-    static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-        1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00};
-    static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-        6.680131188771972e+01, -1.328068155288572e+01};
-    static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-        -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00};
-    static constexpr double d[]
-        = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00};
-    constexpr double low = 0.02425;
-    double x;
-    if (p < low || p > 1 - low) {
-        const double q = std::sqrt(-2 * std::log(p < low ? p : 1 - p));
-        x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
-            / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-        if (p > 1 - low)
-            x = -x;
-    } else {
-        const double q = p - 0.5;
-        const double r = q * q;
-        x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
-            / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
-    }
-    const double e = 0.5 * std::erfc(-x / std::numbers::sqrt2) - p;
-    const double u = e * std::sqrt(2 * std::numbers::pi) * std::exp(x * x / 2);
-    return x - u / (1 + x * u / 2);
-}
-
-Interval wilsonInterval(int successes, int n, double confidence)
-{
-    if (n <= 0)
-        return {0, 1};
-    const double z = normalQuantile(0.5 + confidence / 2);
-    const double p = double(successes) / n;
-    const double z2 = z * z;
-    const double denominator = 1 + z2 / n;
-    const double centre = (p + z2 / (2.0 * n)) / denominator;
-    const double half = z * std::sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / denominator;
-    return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
-}
-
-std::optional<Interval> newcombePairedInterval(
-    int both, int firstOnly, int secondOnly, int neither, double confidence)
-{
-    const int n = both + firstOnly + secondOnly + neither;
-    if (n <= 0)
-        return std::nullopt;
-    const int first = both + firstOnly; // successes of the first proportion
-    const int second = both + secondOnly;
-    const double p1 = double(first) / n;
-    const double p2 = double(second) / n;
-    const Interval w1 = wilsonInterval(first, n, confidence);
-    const Interval w2 = wilsonInterval(second, n, confidence);
-    // ψ: the correlation of p̂₁ and p̂₂, shrunk towards 0 by n/2 when positive (Newcombe).
-    double psi = 0;
-    if (first > 0 && first < n && second > 0 && second < n) {
-        const double product = double(first) * (n - first) * double(second) * (n - second);
-        const double a = double(both) * neither - double(firstOnly) * secondOnly;
-        if (a > n / 2.0)
-            psi = (a - n / 2.0) / std::sqrt(product);
-        else if (a < 0)
-            psi = a / std::sqrt(product);
-    }
-    const double delta = p1 - p2;
-    const double dl1 = p1 - w1.lo, du1 = w1.hi - p1, dl2 = p2 - w2.lo, du2 = w2.hi - p2;
-    const double lower = delta - std::sqrt(std::max(0.0, dl1 * dl1 - 2 * psi * dl1 * du2 + du2 * du2));
-    const double upper = delta + std::sqrt(std::max(0.0, du1 * du1 - 2 * psi * du1 * dl2 + dl2 * dl2));
-    return Interval {std::max(-1.0, lower), std::min(1.0, upper)};
-}
 
 // ---------------------------------------------------------------------------------------------
 // Verdicts
@@ -620,8 +273,7 @@ GateComparison compareGate(const QString& gate, const QString& test,
 }
 
 ArmComparison compareArm(const RunResult& result, const std::vector<ArmIndex>& index, int baseline,
-    int candidate, const QStringList& tests, const std::map<QString, int>& maxTurn,
-    const ComparisonOptions& options)
+    int candidate, const MeasuredTests& measured, const ComparisonOptions& options)
 {
     ArmComparison arm;
     arm.baseline = baseline;
@@ -680,8 +332,8 @@ ArmComparison compareArm(const RunResult& result, const std::vector<ArmIndex>& i
         if (testsWithPairs.size() >= 2)
             if (auto row = compareMetric(metric, {}, 0, strataOf({}, 0), true, options, arm))
                 arm.metrics.push_back(std::move(*row));
-        for (const QString& test : tests) {
-            const int turns = maxTurn.at(test);
+        for (const QString& test : measured.order) {
+            const int turns = measured.maxTurn.at(test);
             if (auto row = compareMetric(metric, test, 0, strataOf(test, 0), turns > 1, options, arm))
                 arm.metrics.push_back(std::move(*row));
             if (turns > 1)
@@ -713,7 +365,7 @@ ArmComparison compareArm(const RunResult& result, const std::vector<ArmIndex>& i
                 pooled.insert(pooled.end(), pairs.begin(), pairs.end());
             arm.gates.push_back(compareGate(gate, {}, pooled, options, arm));
         }
-        for (const QString& test : tests)
+        for (const QString& test : measured.order)
             if (const auto it = byTest.find(test); it != byTest.end())
                 arm.gates.push_back(compareGate(gate, test, it->second, options, arm));
     }
@@ -731,14 +383,10 @@ PairedComparison comparePaired(const RunResult& result, int baseline, const std:
     if (baseline < 0 || baseline >= endpoints)
         return out;
     std::vector<ArmIndex> index(static_cast<std::size_t>(endpoints));
-    QStringList tests; // in the order they first ran
-    std::map<QString, int> maxTurn;
+    MeasuredTests measured;
     for (const RunRecord& r : result.records) {
-        if (r.warmup || r.endpoint < 0 || r.endpoint >= endpoints)
+        if (!measured.add(r, endpoints))
             continue;
-        if (!tests.contains(r.test))
-            tests << r.test;
-        maxTurn[r.test] = std::max(maxTurn[r.test], r.turn);
         ArmIndex& arm = index[std::size_t(r.endpoint)];
         const Key key {r.test, r.turn, r.iteration};
         if (!arm.records.emplace(key, &r).second)
@@ -766,7 +414,7 @@ PairedComparison comparePaired(const RunResult& result, int baseline, const std:
     out.options = used;
     for (int candidate : candidates)
         if (candidate != baseline && candidate >= 0 && candidate < endpoints)
-            out.arms.push_back(compareArm(result, index, baseline, candidate, tests, maxTurn, used));
+            out.arms.push_back(compareArm(result, index, baseline, candidate, measured, used));
     return out;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/evaluate/TurnScaling.h"
 
+#include "model/evaluate/MeasuredTests.h"
 #include "model/evaluate/Statistics.h"
 
 #include <QStringList>
@@ -318,21 +319,17 @@ QString pairSentence(const PairCrossover& p)
 TurnScaling turnScaling(const RunResult& result)
 {
     const int endpoints = int(result.endpoints.size());
-    QStringList tests;
-    std::map<QString, int> maxTurn;
+    MeasuredTests measured;
     std::map<std::pair<QString, int>, Group> groups;
     for (const RunRecord& r : result.records) {
-        if (r.warmup || r.endpoint < 0 || r.endpoint >= endpoints)
+        if (!measured.add(r, endpoints))
             continue;
-        if (!tests.contains(r.test))
-            tests << r.test;
-        maxTurn[r.test] = std::max(maxTurn[r.test], r.turn);
         if (r.request.ok())
             groups[{r.test, r.endpoint}].byTurn[r.turn].push_back(&r);
     }
     TurnScaling out;
-    for (const QString& test : tests) {
-        if (maxTurn[test] <= 1)
+    for (const QString& test : measured.order) {
+        if (measured.maxTurn[test] <= 1)
             continue;
         std::map<int, const EndpointScaling*> scaled;
         const std::size_t firstIndex = out.endpoints.size();

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// What the results-file reader, writer and loader share: the file's conventions (synthetic
+// stamps, limits, enum ids), the format check and the parser's errors. Internal to model/store.
+
+#include "model/store/ResultFile.h"
+
+#include <string>
+
+namespace qs::results {
+
+using json = nlohmann::json;
+using Kind = ResultFileError::Kind;
+
+/// Loaded records get synthetic monotonic stamps: t0 = 10^15 ns, every other stamp
+/// t0 + ms·10^6. Far from 0 (which means "did not happen") even for a stamp hours before t0.
+constexpr qint64 kBaseNs = 1'000'000'000'000'000;
+/// Stamps further than this from t0 (ms, ≈ 27.8 h) cannot come from one request and would
+/// leave the synthetic clock's range.
+constexpr double kMaxStampMs = 1e8;
+/// Nesting and size limits of the loader: a results file never nests deeper than a request
+/// body's JSON schema, and one record holds a few thousand values. Junk that passes the JSON
+/// syntax check (`[[[[…`, `[1,1,1,…`) must not exhaust memory building a DOM first.
+constexpr int kMaxDepth = 512;
+constexpr std::size_t kMaxValuesPerItem = 2'000'000;
+
+/// The UTF-8 bytes of a string.
+inline std::string u8(const QString& s)
+{
+    return s.toStdString();
+}
+
+/// Compact, and never throwing on a stray invalid UTF-8 byte in an opaque request body.
+inline std::string dumpCompact(const json& j)
+{
+    return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+// ---- ids of enums in the file ----------------------------------------------------------------
+
+const char* reasoningFieldId(ReasoningField f);
+std::optional<ReasoningField> reasoningFieldFromId(const QString& id);
+std::optional<CountSource> countSourceFromId(const QString& id);
+std::optional<FailureKind> failureKindFromId(const QString& id);
+/// "expected <choices>, found \"<id>\"" for an id that names none of them.
+std::string unknownId(const char* choices, const QString& id);
+
+// ---- format and version ----------------------------------------------------------------------
+
+/// "format" and "version" of a header; throws NotResults / NewerVersion / BadField.
+void checkFormat(const json& j, const std::string& where, bool looksLikeSuite);
+
+// ---- parsing with limits ---------------------------------------------------------------------
+
+/// Printable ASCII only: parser messages may quote raw junk bytes.
+std::string printable(std::string s, std::size_t max = 200);
+bool onlyWhitespace(QByteArrayView bytes);
+/// "<where>: the file is empty (N bytes)" (Truncated).
+ResultFileError emptyFileError(const std::string& where, QByteArrayView bytes);
+/// A parse error as a ResultFileError: Truncated when the input ended before the JSON did
+/// (nlohmann reports the error past the last byte), NotJson otherwise.
+ResultFileError syntaxError(const std::string& where, QByteArrayView bytes, const json::parse_error& e);
+/// Any other exception of the JSON parser (NotJson).
+ResultFileError jsonError(const std::string& where, const json::exception& e);
+
+/// Guards a DOM parse: refuses absurd nesting and runaway sizes before they cost memory.
+struct Limits {
+    std::string where;
+    std::size_t values = 0;
+    /// Called for every value the parser meets: inline, it is the loader's hot path.
+    void check(int depth)
+    {
+        if (depth > kMaxDepth)
+            throw ResultFileError(Kind::NotResults,
+                where + ": not a Quantscope results file (JSON nested deeper than "
+                    + std::to_string(kMaxDepth) + " levels)");
+        if (++values > kMaxValuesPerItem)
+            throw ResultFileError(Kind::TooLarge,
+                where + ": holds more than " + std::to_string(kMaxValuesPerItem)
+                    + " JSON values in one item: not a plausible results file");
+    }
+};
+
+/// recordFromJson(); with `steal` (== &j, a DOM about to be dropped) the opaque members are
+/// moved out instead of copied.
+RunRecord readRecord(
+    const json& j, const std::vector<RunEndpoint>& endpoints, const std::string& where, json* steal);
+
+} // namespace qs::results
