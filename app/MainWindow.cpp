@@ -339,6 +339,27 @@ void MainWindow::onOpened(
     Q_EMIT loadFinished(true, message);
 }
 
+void MainWindow::save()
+{
+    if (currentFile().isEmpty()) {
+        saveAs();
+        return;
+    }
+    statusBar()->showMessage(
+        QStringLiteral("Saved: %1 (results are written as soon as a run ends)").arg(currentFile()), 8000);
+}
+
+void MainWindow::saveAs()
+{
+    if (!data().result)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save results as"),
+        currentFile().isEmpty() ? runsDirectory() : currentFile(),
+        QStringLiteral("Quantscope results (*.json)"));
+    if (!path.isEmpty())
+        saveTo(path.endsWith(u".json", Qt::CaseInsensitive) ? path : path + QStringLiteral(".json"));
+}
+
 void MainWindow::saveTo(const QString& path)
 {
     std::shared_ptr<const RunResult> result = data().result;
