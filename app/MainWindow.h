@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "app/EndpointSpec.h"
-#include "model/run/RunController.h"
+#include "model/core/RunRecord.h"
 #include "widgets/DashboardData.h"
 #include "widgets/Theme.h"
 #include "widgets/panels/EndpointEntry.h"
 
-#include <QFutureWatcher>
 #include <QMainWindow>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -18,7 +15,6 @@ class QComboBox;
 class QLabel;
 class QMenu;
 class QTabWidget;
-class QTimer;
 
 namespace qs {
 class DashboardView;
@@ -30,11 +26,18 @@ class RunPanel;
 } // namespace qs
 
 namespace qs::app {
+class EndpointProber;
+class EvaluationScheduler;
+class FileSession;
+class RecentFiles;
+class RunSession;
+class ViewFeeder;
 
-/// The dashboard. Wires the views (qs_widgets) to the work (qs_model) and never waits on either:
-/// runs go through RunController (its own thread), probes, file loading and saving, and every
-/// evaluation through QtConcurrent; results come back as values, tagged with a generation so a
-/// stale one (the user opened another file meanwhile) is dropped.
+/// The dashboard. Wires the views (qs_widgets) to the work and never waits on it: the run
+/// (RunSession, RunController's own thread), files (FileSession), probes (EndpointProber) and
+/// every evaluation (EvaluationScheduler) run off the GUI thread and come back as values in
+/// signals; a stale one (the user opened another file meanwhile) is dropped by generation, and
+/// ViewFeeder hands new data to the views one per event.
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -55,14 +58,14 @@ public:
     /// Baseline picker does): re-evaluates off the GUI thread, medians first. The choice is
     /// remembered by label, so the next run or file with that endpoint keeps it.
     void setBaseline(int index);
-    int baseline() const { return m_baseline; }
+    int baseline() const;
     /// Shows already prepared data at once (headless screenshots; the GUI itself goes through
     /// openFiles() and runs).
     void showPrepared(DashboardData data, const QString& file = {});
 
-    const DashboardData& data() const { return m_data; }
+    const DashboardData& data() const;
     bool running() const;
-    QString currentFile() const { return m_currentFile; }
+    QString currentFile() const;
     /// A view by its screenshot name (dashboardViews()), as it sits in the window; null if unknown.
     QWidget* viewWidget(const QString& name) const;
     /// Makes the tab holding `name` current (and the docks visible), so it can be rendered.
@@ -83,31 +86,23 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
-    void buildActions();
+    // Layout and settings (MainWindowLayout.cpp, MainWindowSettings.cpp)
     void buildViews();
+    void buildActions();
     void restoreSettings();
     void saveSettings() const;
+
+    // Wiring the sessions to the views
+    void wireRun();
+    void wireFiles();
     void updateActions();
-    void updateRecentMenu();
-    void addRecent(const QStringList& paths);
-
-    void showData(DashboardData data);
-    void showNextView();
     void updateStatus();
-    void setSources(const QStringList& sources);
-    void evaluateAsync(std::shared_ptr<const RunResult> result, bool withComparison, bool thenComparison);
     void scheduleLiveRefresh();
-    /// The endpoint of `result` to compare with: the one last picked, by label, else the first.
-    int baselineFor(const RunResult& result) const;
-    /// The Baseline picker offers `result`'s endpoints, with m_baseline selected.
+    /// The Baseline picker offers `result`'s endpoints, with the current baseline selected.
     void offerBaselines(const RunResult& result);
-
-    void onRunFinished(const RunResult& result, const RunStats& stats);
-    void probe(int entryId, const EndpointEntry& entry);
-    /// A run endpoint for `entry`; a simulated one gets its own loopback simulator from `resolver`.
-    std::optional<RunEndpoint> resolveEntry(
-        const EndpointEntry& entry, EndpointResolver& resolver, QString& error);
-    static RunEndpoint resolveEntryOffline(const EndpointEntry& entry); ///< no simulator started
+    void onRunEnded(std::shared_ptr<const RunResult> result);
+    void onOpened(
+        const QStringList& paths, std::shared_ptr<const RunResult> result, const QStringList& notes);
     void offerRecovery();
     void updateSuiteDefaults();
 
@@ -140,34 +135,19 @@ private:
     QAction* m_darkAction = nullptr;
     QMenu* m_recentMenu = nullptr;
 
+    // The work, each its own object
+    RunSession* m_run = nullptr;
+    FileSession* m_files = nullptr;
+    EndpointProber* m_prober = nullptr;
+    EvaluationScheduler* m_evaluator = nullptr;
+    ViewFeeder* m_feeder = nullptr;
+    RecentFiles* m_recent = nullptr;
+
     // State
-    DashboardData m_data; ///< what every view shows
-    DashboardData m_incoming; ///< being handed to the views, one per event
-    std::vector<DashboardView*> m_pendingViews;
-    bool m_distributing = false;
     Theme m_theme = Theme::Light;
-    QString m_currentFile; ///< where the shown results live on disk; empty when unsaved
-    QStringList m_sources; ///< the files the data shown (or being evaluated) comes from
-    quint64 m_generation = 0; ///< bumped whenever what is shown changes source
-    quint64 m_loadSequence = 0; ///< the latest Open; older loads are dropped when they finish
     bool m_persistent = true;
-    bool m_evaluating = false;
-    bool m_refreshPending = false;
-    int m_baseline = 0; ///< index into the endpoints of the results being shown
-    QString m_baselineLabel; ///< the picked baseline's label; empty = the first endpoint
     std::shared_ptr<const RunResult> m_reviewed; ///< the finished results shown (no live run)
     QString m_suiteShown; ///< the suite whose defaults the run panel shows
-
-    // A live run
-    RunController* m_controller = nullptr;
-    std::unique_ptr<EndpointResolver> m_runResolver; ///< keeps the run's simulated servers alive
-    std::unique_ptr<EndpointResolver> m_probeResolver;
-    std::map<QString, RunEndpoint> m_probeSimulators; ///< profile → its simulator, for probes
-    std::shared_ptr<RunResult> m_live; ///< grows record by record; snapshots go to the views
-    QString m_runOutPath;
-    QTimer* m_liveTimer = nullptr;
-    bool m_liveDirty = false;
-    bool m_probing = false; ///< the run panel says "Probing the endpoints…"
 };
 
 } // namespace qs::app

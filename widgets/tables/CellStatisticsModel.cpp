@@ -25,22 +25,14 @@ QStringList keysOf(const Evaluation* evaluation)
 } // namespace
 
 CellStatisticsModel::CellStatisticsModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : EvaluationTableModel(ColumnCount, parent)
 {
 }
 
 void CellStatisticsModel::setCells(std::shared_ptr<const Evaluation> evaluation, QStringList endpointTitles)
 {
     const bool sameRows = keysOf(m_evaluation.get()) == keysOf(evaluation.get());
-    if (!sameRows)
-        beginResetModel();
-    m_evaluation = std::move(evaluation);
-    m_titles = std::move(endpointTitles);
-    m_multiTurnTests = multiTurnTests(m_evaluation.get());
-    if (!sameRows)
-        endResetModel();
-    else if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    replaceEvaluation(std::move(evaluation), std::move(endpointTitles), sameRows);
 }
 
 void CellStatisticsModel::setMetric(Metric metric)
@@ -48,8 +40,7 @@ void CellStatisticsModel::setMetric(Metric metric)
     if (metric == m_metric)
         return;
     m_metric = metric;
-    if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    refreshAll();
     Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
 }
 
@@ -66,22 +57,9 @@ QString CellStatisticsModel::rowKey(int row) const
     return c ? keyOf(*c) : QString();
 }
 
-int CellStatisticsModel::rowForKey(const QString& key) const
-{
-    for (int row = 0; row < rowCount(); ++row)
-        if (rowKey(row) == key)
-            return row;
-    return -1;
-}
-
 int CellStatisticsModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() || !m_evaluation ? 0 : int(m_evaluation->cells.size());
-}
-
-int CellStatisticsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 bool CellStatisticsModel::estimated(const CellStatistics& cell) const

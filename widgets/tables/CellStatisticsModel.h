@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/evaluate/Evaluation.h"
+#include "widgets/tables/EvaluationTableModel.h"
 
-#include <QAbstractTableModel>
 #include <QStringList>
 #include <memory>
 #include <vector>
@@ -13,7 +12,7 @@ namespace qs {
 /// Evaluation::cells as a table for one metric: a row per endpoint × test (× turn) cell with n,
 /// ok/failed and the metric's distribution (mean, stdev, min, p50, p90, p95, p99, max). Values
 /// that rest on estimated completion token counts are marked "≈" and say so in their tooltip.
-class CellStatisticsModel : public QAbstractTableModel {
+class CellStatisticsModel : public EvaluationTableModel {
     Q_OBJECT
 public:
     enum Column {
@@ -46,19 +45,14 @@ public:
 
     const CellStatistics* cell(int row) const;
     /// Identifies a row across updates ("endpoint|test|turn"); rowForKey() is −1 when gone.
-    QString rowKey(int row) const;
-    int rowForKey(const QString& key) const;
+    QString rowKey(int row) const override;
 
     int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
     bool estimated(const CellStatistics& cell) const;
-    std::shared_ptr<const Evaluation> m_evaluation;
-    QStringList m_titles;
-    QStringList m_multiTurnTests;
     Metric m_metric = Metric::TtftAny;
 };
 

@@ -31,7 +31,7 @@ QString percent(double rate)
 } // namespace
 
 ComparisonModel::ComparisonModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : EvaluationTableModel(ColumnCount, parent)
 {
 }
 
@@ -71,16 +71,8 @@ void ComparisonModel::setComparison(std::shared_ptr<const Evaluation> evaluation
     bool sameRows = rows.size() == m_rows.size();
     for (std::size_t i = 0; sameRows && i < rows.size(); ++i)
         sameRows = keyOf(*evaluation, rows[i]) == keyOf(*m_evaluation, m_rows[i]);
-    if (!sameRows)
-        beginResetModel();
-    m_evaluation = std::move(evaluation);
-    m_rows = std::move(rows);
-    m_titles = std::move(endpointTitles);
-    m_multiTurnTests = multiTurnTests(m_evaluation.get());
-    if (!sameRows)
-        endResetModel();
-    else if (rowCount() > 0)
-        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    replaceEvaluation(
+        std::move(evaluation), std::move(endpointTitles), sameRows, [&] { m_rows = std::move(rows); });
 }
 
 void ComparisonModel::setTheme(Theme theme)
@@ -120,22 +112,9 @@ QString ComparisonModel::rowKey(int row) const
     return row < 0 || row >= rowCount() ? QString() : keyOf(*m_evaluation, m_rows[std::size_t(row)]);
 }
 
-int ComparisonModel::rowForKey(const QString& key) const
-{
-    for (int row = 0; row < rowCount(); ++row)
-        if (rowKey(row) == key)
-            return row;
-    return -1;
-}
-
 int ComparisonModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int ComparisonModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 const ArmComparison& ComparisonModel::arm(const Row& row) const

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "model/evaluate/Evaluation.h"
 #include "widgets/Theme.h"
+#include "widgets/tables/EvaluationTableModel.h"
 
-#include <QAbstractTableModel>
 #include <QStringList>
 #include <memory>
 #include <vector>
@@ -16,7 +15,7 @@ namespace qs {
 /// verdict, winner), then a row per GateComparison (pass rates, difference with its Newcombe
 /// interval, McNemar p, verdict). Each row's tooltip is its sentence; the verdict cell is green
 /// when the candidate is better, red when it is worse.
-class ComparisonModel : public QAbstractTableModel {
+class ComparisonModel : public EvaluationTableModel {
     Q_OBJECT
 public:
     enum Column {
@@ -47,12 +46,10 @@ public:
     int metricRowCount() const; ///< rows that compare a metric (the rest compare a gate)
     const MetricComparison* metricRow(int row) const; ///< null for a gate row
     const GateComparison* gateRow(int row) const; ///< null for a metric row
-    /// Identifies a row across updates; rowForKey() is −1 when it is gone.
-    QString rowKey(int row) const;
-    int rowForKey(const QString& key) const;
+    /// "candidate|metric|test|turn" or "candidate|gate|gate|test".
+    QString rowKey(int row) const override;
 
     int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
@@ -70,10 +67,7 @@ private:
     QVariant gateData(const Row& row, int column, int role) const;
     QVariant verdictBackground(Verdict verdict) const;
 
-    std::shared_ptr<const Evaluation> m_evaluation;
     std::vector<Row> m_rows;
-    QStringList m_titles;
-    QStringList m_multiTurnTests;
     Theme m_theme = Theme::Light;
 };
 

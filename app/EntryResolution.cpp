@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#include "app/EntryResolution.h"
+
+namespace qs::app {
+
+RunEndpoint resolveEntryOffline(const EndpointEntry& entry)
+{
+    RunEndpoint r;
+    r.endpoint = entry.endpoint;
+    r.spec = entry.spec();
+    r.simulated = entry.simulated();
+    return r;
+}
+
+std::optional<RunEndpoint> resolveEntry(
+    const EndpointEntry& entry, quint64 seed, EndpointResolver& resolver, QString& error)
+{
+    if (!entry.simulated())
+        return resolveEntryOffline(entry);
+    EndpointSpec spec;
+    spec.name = entry.endpoint.label;
+    spec.url = entry.spec();
+    spec.model = entry.endpoint.model;
+    spec.quant = entry.endpoint.quantization;
+    if (entry.endpoint.runtime != Runtime::Unknown)
+        spec.runtime = runtimeName(entry.endpoint.runtime);
+    spec.keyEnv = entry.endpoint.apiKeyEnv;
+    if (!entry.endpoint.extraBody.empty())
+        spec.body = entry.endpoint.extraBody;
+    std::optional<RunEndpoint> r = resolver.resolve(spec, seed, error);
+    if (r)
+        r->endpoint.timeouts = entry.endpoint.timeouts;
+    return r;
+}
+
+} // namespace qs::app

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/EndpointSpec.h"
+#include "model/run/RunController.h"
+#include "widgets/panels/EndpointEntry.h"
+#include "widgets/panels/RunPanel.h"
+
+#include <QObject>
+#include <memory>
+
+class QTimer;
+
+namespace qs::app {
+
+/// One run at a time through RunController (its own thread): the records grow a live result
+/// that is offered for evaluation twice a second, and the finished run is saved at once to the
+/// runs folder (its journal, kept until then, is what recovery finds after a crash).
+class RunSession : public QObject {
+    Q_OBJECT
+public:
+    explicit RunSession(QObject* parent = nullptr);
+    /// Cancels the run and journals what is in flight while its simulators still answer.
+    ~RunSession() override;
+
+    bool running() const;
+    /// Starts a run of `entries` with `panel`'s suite and settings. Null (and statusText() or
+    /// suiteError() says why) when it cannot start; else a first snapshot of the live result.
+    std::shared_ptr<const RunResult> start(
+        const std::vector<EndpointEntry>& entries, const RunPanelSettings& panel);
+    /// Cancels the requests in flight; ended() follows with every finished one.
+    void stop();
+
+    /// The result growing record by record; null when no run is in progress.
+    const RunResult* live() const { return m_live.get(); }
+    /// A snapshot of the live result if records arrived since the last one, else null.
+    std::shared_ptr<const RunResult> takeSnapshot();
+    /// The next takeSnapshot() gives one even without new records (e.g. another baseline).
+    void markDirty() { m_liveDirty = true; }
+
+Q_SIGNALS:
+    void progress(const qs::RunProgress& progress);
+    void liveDeltas(const QList<qs::LiveDelta>& deltas);
+    /// What the run panel should say (empty: nothing).
+    void statusText(const QString& text);
+    void suiteError(const QString& error);
+    /// A message for the status bar.
+    void message(const QString& text, int timeoutMs);
+    /// Twice a second while running: time to evaluate takeSnapshot().
+    void refreshDue();
+    /// The run could not start (after start() returned a snapshot).
+    void failed(const QString& message);
+    /// The run is over (complete or stopped); saving it has begun.
+    void ended(std::shared_ptr<const qs::RunResult> result);
+    /// The finished run was saved to `path` (empty: it was not; statusText() says why).
+    void saved(bool complete, const QString& path);
+
+private:
+    void onFinished(const RunResult& result, const RunStats& stats);
+
+    RunController* m_controller = nullptr;
+    std::unique_ptr<EndpointResolver> m_resolver; ///< keeps the run's simulated servers alive
+    std::shared_ptr<RunResult> m_live; ///< grows record by record; snapshots go to the views
+    QString m_outPath;
+    QTimer* m_timer = nullptr;
+    bool m_liveDirty = false;
+    bool m_probing = false; ///< the run panel says "Probing the endpoints…"
+};
+
+/// Where finished runs are saved (and their journals kept while they run).
+QString runsDirectory();
+
+} // namespace qs::app
