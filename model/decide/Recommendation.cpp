@@ -2,7 +2,7 @@
 #include "model/decide/Recommendation.h"
 
 #include "model/decide/recommend/Arm.h"
-#include "model/decide/recommend/Judge.h"
+#include "model/decide/recommend/Criteria.h"
 
 #include <algorithm>
 
@@ -104,7 +104,7 @@ std::vector<Recommendation> recommend(
     for (int candidate = 0; candidate < endpoints; ++candidate) {
         if (candidate == baseline)
             continue;
-        judging::Arm arm {result, evaluation, baseline, candidate,
+        criteria::Arm arm {result, evaluation, baseline, candidate,
             result.endpoints[std::size_t(baseline)].endpoint.displayName(),
             result.endpoints[std::size_t(candidate)].endpoint.displayName(), nullptr};
         if (evaluation.hasComparison)
@@ -119,7 +119,7 @@ std::vector<Recommendation> recommend(
         rec.candidateLabel = arm.candidateLabel;
         QStringList failedChanges, openChanges;
         for (const Criterion& c : profile.criteria) {
-            judging::Judged j = judging::judge(arm, c);
+            criteria::Judged j = criteria::judge(arm, c);
             if (j.result.outcome == Outcome::Fail)
                 failedChanges << j.change;
             else if (j.result.outcome == Outcome::Inconclusive)

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace qs::judging {
+namespace qs::criteria {
 
 bool runHasTest(const Arm& arm, const QString& test)
 {
@@ -79,4 +79,4 @@ bool hasData(const Arm& arm, const Criterion& c, int endpoint)
     return false;
 }
 
-} // namespace qs::judging
+} // namespace qs::criteria

@@ -8,7 +8,7 @@
 #include <utility>
 
 // What the evaluation holds for one candidate against the baseline.
-namespace qs::judging {
+namespace qs::criteria {
 
 struct Arm {
     const RunResult& result;
@@ -57,4 +57,4 @@ const Row* findRow(const std::vector<Row>& rows, const QString& test, const auto
     return only;
 }
 
-} // namespace qs::judging
+} // namespace qs::criteria

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-namespace qs::judging {
+namespace qs::criteria {
 
 QString number(double v)
 {
@@ -168,4 +168,4 @@ QString notJudgedHint(const QString& gate)
     return {};
 }
 
-} // namespace qs::judging
+} // namespace qs::criteria

@@ -8,7 +8,7 @@
 
 // The words and numbers a criterion's verdict is explained with, and the fix to suggest for each
 // kind of failure.
-namespace qs::judging {
+namespace qs::criteria {
 
 /// Numbers as a reader wants them: three significant digits or whole units, never "92.0634 ms".
 QString number(double v);
@@ -27,4 +27,4 @@ QString betterWord(Metric metric, bool better); ///< "faster"/"slower", "shorter
 /// Why a gate may have judged no answer at all: which tests it applies to (with a leading space).
 QString notJudgedHint(const QString& gate);
 
-} // namespace qs::judging
+} // namespace qs::criteria

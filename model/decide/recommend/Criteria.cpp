@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "model/decide/recommend/Judge.h"
+#include "model/decide/recommend/Criteria.h"
 
 #include "model/decide/recommend/Arm.h"
 
-namespace qs::judging {
+namespace qs::criteria {
 
 using Outcome = CriterionResult::Outcome;
 
@@ -44,4 +44,4 @@ Judged judge(const Arm& arm, const Criterion& c)
     return {};
 }
 
-} // namespace qs::judging
+} // namespace qs::criteria

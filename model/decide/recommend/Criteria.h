@@ -5,7 +5,7 @@
 
 // Judging each kind of criterion. Each sets outcome, measured, required and explanation, and
 // returns the "what would change" sentence for a criterion that did not pass.
-namespace qs::judging {
+namespace qs::criteria {
 
 struct Arm;
 
@@ -26,4 +26,4 @@ Judged judgeMetricThreshold(const Arm& arm, const Criterion& c); ///< metric_max
 Judged judgeMetricNotWorse(const Arm& arm, const Criterion& c); ///< paired, against the baseline
 Judged judgeGateNotWorse(const Arm& arm, const Criterion& c); ///< paired, against the baseline
 
-} // namespace qs::judging
+} // namespace qs::criteria

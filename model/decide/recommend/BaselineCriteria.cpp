@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "model/decide/recommend/Arm.h"
+#include "model/decide/recommend/Criteria.h"
 #include "model/decide/recommend/CriterionText.h"
-#include "model/decide/recommend/Judge.h"
 
-namespace qs::judging {
+namespace qs::criteria {
 
 using Outcome = CriterionResult::Outcome;
 
@@ -157,4 +157,4 @@ Judged judgeGateNotWorse(const Arm& arm, const Criterion& c)
     return j;
 }
 
-} // namespace qs::judging
+} // namespace qs::criteria

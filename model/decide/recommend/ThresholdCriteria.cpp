@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "model/decide/recommend/Arm.h"
+#include "model/decide/recommend/Criteria.h"
 #include "model/decide/recommend/CriterionText.h"
-#include "model/decide/recommend/Judge.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace qs::judging {
+namespace qs::criteria {
 
 using Outcome = CriterionResult::Outcome;
 
@@ -117,4 +117,4 @@ Judged judgeMetricThreshold(const Arm& arm, const Criterion& c)
     return j;
 }
 
-} // namespace qs::judging
+} // namespace qs::criteria
