@@ -2,6 +2,7 @@
 #include "widgets/charts/MetricByTestChart.h"
 
 #include "model/core/Percentile.h"
+#include "model/evaluate/MetricText.h"
 
 #include <QBarCategoryAxis>
 #include <QBoxPlotSeries>
@@ -32,77 +33,19 @@ bool isTtft(Metric metric)
 
 QString metricTitle(Metric metric)
 {
-    switch (metric) {
-    case Metric::DecodeTps:
-        return QStringLiteral("Decode rate per test");
-    case Metric::TtftVisible:
-    case Metric::TtftAny:
-        return QStringLiteral("Time to first token per test");
-    case Metric::FirstSentence:
-        return QStringLiteral("Time to first sentence per test");
-    case Metric::E2e:
-        return QStringLiteral("End-to-end latency per test");
-    case Metric::CompletionTokens:
-        return QStringLiteral("Answer length per test");
-    case Metric::PromptTokens:
-        return QStringLiteral("Prompt length per test");
-    }
-    return metricId(metric);
+    return metricWords(metric).chartTitle;
 }
 
 /// How the subtitle names the metric, with its unit.
 QString metricLabel(Metric metric)
 {
-    switch (metric) {
-    case Metric::DecodeTps:
-        return QStringLiteral("decode_tps in tok/s (higher is better)");
-    case Metric::TtftVisible:
-        return QStringLiteral("TTFT visible in ms (lower is better)");
-    case Metric::TtftAny:
-        return QStringLiteral("TTFT any, reasoning included, in ms (lower is better)");
-    case Metric::FirstSentence:
-        return QStringLiteral("first_sentence_ms in ms (lower is better)");
-    case Metric::E2e:
-        return QStringLiteral("e2e_ms in ms (lower is better)");
-    case Metric::CompletionTokens:
-        return QStringLiteral("completion_tokens");
-    case Metric::PromptTokens:
-        return QStringLiteral("prompt_tokens");
-    }
-    return metricId(metric);
+    return metricWords(metric).chartLabel;
 }
 
 /// The formula from docs/methodology.md §3.
 QString metricFormula(Metric metric)
 {
-    switch (metric) {
-    case Metric::DecodeTps:
-        return QStringLiteral("decode_tps = (completion_tokens − 1) / ((e2e_ms − ttft_any_ms) / 1000)\n"
-                              "Per-request decode rate after the first token, reasoning tokens included. "
-                              "Needs completion_tokens ≥ 2.");
-    case Metric::TtftVisible:
-        return QStringLiteral(
-            "ttft_visible_ms = t(first event with visible content or a tool-call fragment) − "
-            "t0\nWhat a user waits for: whitespace-only content and leaked thinking are not "
-            "visible.");
-    case Metric::TtftAny:
-        return QStringLiteral(
-            "ttft_any_ms = t(first token-bearing event) − t0\nTime to the first token of any "
-            "kind, reasoning included; role-only and empty chunks never count.");
-    case Metric::FirstSentence:
-        return QStringLiteral("first_sentence_ms = t(event that completes the first sentence of the visible "
-                              "answer) − t0\nWhen a voice assistant's TTS can start speaking.");
-    case Metric::E2e:
-        return QStringLiteral(
-            "e2e_ms = t(last token-bearing event) − t0\nExcludes the trailing finish, usage "
-            "and [DONE] events.");
-    case Metric::CompletionTokens:
-        return QStringLiteral("completion_tokens: the server's usage, else llama-server's timings, else the "
-                              "number of token-bearing events (an estimate).");
-    case Metric::PromptTokens:
-        return QStringLiteral("prompt_tokens: the server's usage, else llama-server's timings.");
-    }
-    return metricId(metric);
+    return metricWords(metric).formula;
 }
 
 QString definition(Metric metric)

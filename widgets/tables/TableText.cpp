@@ -2,6 +2,7 @@
 #include "widgets/tables/TableText.h"
 
 #include "model/evaluate/MetricText.h"
+#include "model/gates/GateWords.h"
 
 #include <cmath>
 
@@ -19,21 +20,8 @@ QStringList multiTurnTests(const Evaluation* evaluation)
 
 QString gateTitle(const QString& gate)
 {
-    if (gate == u"non_empty")
-        return QStringLiteral("Not empty");
-    if (gate == u"expected_answer")
-        return QStringLiteral("Expected answer");
-    if (gate == u"tool_call")
-        return QStringLiteral("Tool call");
-    if (gate == u"no_markdown")
-        return QStringLiteral("No markdown");
-    if (gate == u"no_thinking_leak")
-        return QStringLiteral("No thinking leak");
-    if (gate == u"coherent")
-        return QStringLiteral("Coherent");
-    if (gate == u"within_length")
-        return QStringLiteral("Within length");
-    return gate;
+    const GateWords* w = gateWords(gate);
+    return w ? w->title : gate;
 }
 
 QString gateDescription(const QString& gate)
@@ -41,80 +29,18 @@ QString gateDescription(const QString& gate)
     if (gate.isEmpty())
         return QStringLiteral(
             "Every gate together: each request counts once for every gate that applied to it.");
-    if (gate == u"non_empty")
-        return QStringLiteral("Fails when there is no visible text and no tool call.");
-    if (gate == u"expected_answer")
-        return QStringLiteral("Fails when none of the test's expected patterns matches the visible answer.");
-    if (gate == u"tool_call")
-        return QStringLiteral(
-            "Fails when the expected tool call is missing, wrong or malformed, or a call is "
-            "written into the text instead of the tool channel.");
-    if (gate == u"no_markdown")
-        return QStringLiteral(
-            "Fails on any markdown construct in the visible answer: a voice assistant would "
-            "read it aloud.");
-    if (gate == u"no_thinking_leak")
-        return QStringLiteral(
-            "Fails on thinking markup or a reasoning scaffold in the content, or reasoning in "
-            "its own field although thinking was off.");
-    if (gate == u"coherent")
-        return QStringLiteral("Fails on scripts glued together, too many non-words, degenerate repetition, "
-                              "template tokens or undecodable bytes.");
-    if (gate == u"within_length")
-        return QStringLiteral(
-            "Fails when the answer has more words or sentences than the test's target, or was "
-            "cut off.");
-    return {};
+    const GateWords* w = gateWords(gate);
+    return w ? w->rule : QString();
 }
 
 QString metricTitle(Metric metric)
 {
-    switch (metric) {
-    case Metric::TtftAny:
-        return QStringLiteral("TTFT (any token)");
-    case Metric::TtftVisible:
-        return QStringLiteral("TTFT (visible)");
-    case Metric::FirstSentence:
-        return QStringLiteral("First sentence");
-    case Metric::E2e:
-        return QStringLiteral("End to end");
-    case Metric::DecodeTps:
-        return QStringLiteral("Decode rate");
-    case Metric::CompletionTokens:
-        return QStringLiteral("Completion tokens");
-    case Metric::PromptTokens:
-        return QStringLiteral("Prompt tokens");
-    }
-    return metricId(metric);
+    return metricWords(metric).title;
 }
 
 QString metricDescription(Metric metric)
 {
-    switch (metric) {
-    case Metric::TtftAny:
-        return QStringLiteral("ttft_any_ms: time from sending the request to the first token of any kind, "
-                              "reasoning included. Role-only and empty chunks never count.");
-    case Metric::TtftVisible:
-        return QStringLiteral("ttft_visible_ms: time to the first event with visible content or a tool-call "
-                              "fragment — what a user waits for. Leaked thinking is not visible.");
-    case Metric::FirstSentence:
-        return QStringLiteral("first_sentence_ms: time to the event that completes the first sentence of the "
-                              "visible answer — when a voice assistant can start speaking.");
-    case Metric::E2e:
-        return QStringLiteral(
-            "e2e_ms: time to the last token-bearing event (trailing finish, usage and [DONE] "
-            "events excluded).");
-    case Metric::DecodeTps:
-        return QStringLiteral(
-            "decode_tps: (completion_tokens − 1) / (e2e − ttft_any), the per-request decode "
-            "rate after the first token, reasoning tokens included.");
-    case Metric::CompletionTokens:
-        return QStringLiteral("completion_tokens: from the server's usage, else its timings, else estimated "
-                              "as the number of token-bearing events (flagged).");
-    case Metric::PromptTokens:
-        return QStringLiteral("prompt_tokens: from the server's usage or timings.");
-    }
-    return {};
+    return metricWords(metric).description;
 }
 
 QString verdictText(Verdict verdict)

@@ -2,9 +2,9 @@
 #include "model/decide/report/Context.h"
 
 #include "model/decide/report/ReportText.h"
+#include "model/gates/GateWords.h"
 
 #include <QRegularExpression>
-#include <map>
 
 using namespace Qt::StringLiterals;
 
@@ -12,12 +12,8 @@ namespace qs::report {
 
 QString gateTitle(const QString& gate)
 {
-    static const std::map<QString, QString> titles {{u"non_empty"_s, u"Non-empty answer"_s},
-        {u"expected_answer"_s, u"Expected answer"_s}, {u"tool_call"_s, u"Tool call"_s},
-        {u"no_markdown"_s, u"No markdown"_s}, {u"no_thinking_leak"_s, u"No thinking leak"_s},
-        {u"coherent"_s, u"Coherent text"_s}, {u"within_length"_s, u"Within length target"_s}};
-    const auto it = titles.find(gate);
-    return it == titles.end() ? gate : it->second;
+    const GateWords* w = gateWords(gate);
+    return w ? w->reportTitle : gate;
 }
 
 QString decisionWord(Recommendation::Decision d)
