@@ -2,6 +2,7 @@
 #include "model/core/RequestRecord.h"
 
 #include "model/core/Clock.h"
+#include "model/core/RecordFields.h"
 
 #include <cmath>
 
@@ -32,22 +33,20 @@ std::string str(const QString& s)
 
 nlohmann::json toJson(const TokenUsage& u)
 {
-    return {{"prompt_tokens", opt(u.promptTokens)}, {"completion_tokens", opt(u.completionTokens)},
-        {"total_tokens", opt(u.totalTokens)}, {"reasoning_tokens", opt(u.reasoningTokens)},
-        {"cached_prompt_tokens", opt(u.cachedPromptTokens)}};
+    nlohmann::json j = nlohmann::json::object();
+    for (const UsageField& f : usageFields)
+        j[f.key] = opt(u.*f.member);
+    return j;
 }
 
 nlohmann::json toJson(const ServerTimings& t)
 {
-    nlohmann::json j = {{"cache_n", opt(t.cacheN)}, {"prompt_n", opt(t.promptN)},
-        {"prompt_ms", opt(t.promptMs)}, {"prompt_per_token_ms", opt(t.promptPerTokenMs)},
-        {"prompt_per_second", opt(t.promptPerSecond)}, {"predicted_n", opt(t.predictedN)},
-        {"predicted_ms", opt(t.predictedMs)}, {"predicted_per_token_ms", opt(t.predictedPerTokenMs)},
-        {"predicted_per_second", opt(t.predictedPerSecond)}};
-    if (t.draftN)
-        j["draft_n"] = *t.draftN;
-    if (t.draftNAccepted)
-        j["draft_n_accepted"] = *t.draftNAccepted;
+    nlohmann::json j = nlohmann::json::object();
+    for (const TimingField& f : timingFields) {
+        nlohmann::json v = f.count ? opt(t.*f.count) : opt(t.*f.number);
+        if (!v.is_null() || f.writtenWhenMissing)
+            j[f.key] = std::move(v);
+    }
     return j;
 }
 
@@ -56,16 +55,14 @@ nlohmann::json toJson(const RequestMetrics& m)
     nlohmann::json notes = nlohmann::json::array();
     for (const QString& n : m.notes)
         notes.push_back(str(n));
-    return {{"connect_ms", optMs(m.connectMs)}, {"ttfb_ms", optMs(m.ttfbMs)},
-        {"ttft_any_ms", optMs(m.ttftAnyMs)}, {"ttft_visible_ms", optMs(m.ttftVisibleMs)},
-        {"reasoning_ms", optMs(m.reasoningMs)}, {"first_sentence_ms", optMs(m.firstSentenceMs)},
-        {"e2e_ms", optMs(m.e2eMs)}, {"stream_end_ms", optMs(m.streamEndMs)},
-        {"decode_tps", optMs(m.decodeTps)}, {"gap_p50_ms", optMs(m.gapP50Ms)},
-        {"gap_p99_ms", optMs(m.gapP99Ms)}, {"gap_max_ms", optMs(m.gapMaxMs)},
-        {"prompt_tokens", count(m.promptTokens)}, {"completion_tokens", count(m.completionTokens)},
-        {"reasoning_tokens", count(m.reasoningTokens)}, {"cached_prompt_tokens", count(m.cachedPromptTokens)},
-        {"token_events", m.tokenEvents}, {"thinking_in_content", m.thinkingInContent},
-        {"visible_content_offset", m.visibleContentOffset}, {"notes", notes}};
+    nlohmann::json j = {{"prompt_tokens", count(m.promptTokens)},
+        {"completion_tokens", count(m.completionTokens)}, {"reasoning_tokens", count(m.reasoningTokens)},
+        {"cached_prompt_tokens", count(m.cachedPromptTokens)}, {"token_events", m.tokenEvents},
+        {"thinking_in_content", m.thinkingInContent}, {"visible_content_offset", m.visibleContentOffset},
+        {"notes", notes}};
+    for (const MetricField& f : metricFields)
+        j[f.key] = optMs(m.*f.member);
+    return j;
 }
 
 nlohmann::json toJson(const RequestRecord& r, bool withTimeline)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Reading records and headers from their JSON, every field type-checked.
+#include "model/core/RecordFields.h"
 #include "model/store/ResultFields.h"
 
 #include <algorithm>
@@ -35,11 +36,8 @@ TokenUsage usageFromJson(const json& j, const Loc& loc)
 {
     const Fields f(j, loc);
     TokenUsage u;
-    u.promptTokens = f.optInteger("prompt_tokens");
-    u.completionTokens = f.optInteger("completion_tokens");
-    u.totalTokens = f.optInteger("total_tokens");
-    u.reasoningTokens = f.optInteger("reasoning_tokens");
-    u.cachedPromptTokens = f.optInteger("cached_prompt_tokens");
+    for (const UsageField& field : usageFields)
+        u.*field.member = f.optInteger(field.key);
     return u;
 }
 
@@ -47,17 +45,12 @@ ServerTimings timingsFromJson(const json& j, const Loc& loc)
 {
     const Fields f(j, loc);
     ServerTimings t;
-    t.cacheN = f.optInteger("cache_n");
-    t.promptN = f.optInteger("prompt_n");
-    t.promptMs = f.optNumber("prompt_ms");
-    t.promptPerTokenMs = f.optNumber("prompt_per_token_ms");
-    t.promptPerSecond = f.optNumber("prompt_per_second");
-    t.predictedN = f.optInteger("predicted_n");
-    t.predictedMs = f.optNumber("predicted_ms");
-    t.predictedPerTokenMs = f.optNumber("predicted_per_token_ms");
-    t.predictedPerSecond = f.optNumber("predicted_per_second");
-    t.draftN = f.optInteger("draft_n");
-    t.draftNAccepted = f.optInteger("draft_n_accepted");
+    for (const TimingField& field : timingFields) {
+        if (field.count)
+            t.*field.count = f.optInteger(field.key);
+        else
+            t.*field.number = f.optNumber(field.key);
+    }
     return t;
 }
 
@@ -287,18 +280,8 @@ RunRecord readRecord(
     t.connectionReused = f.boolean("connection_reused", false);
     q.keepAlivePings = f.integer("keep_alive_pings", 0, 0);
 
-    m.connectMs = f.optNumber("connect_ms");
-    m.ttfbMs = f.optNumber("ttfb_ms");
-    m.ttftAnyMs = f.optNumber("ttft_any_ms");
-    m.ttftVisibleMs = f.optNumber("ttft_visible_ms");
-    m.reasoningMs = f.optNumber("reasoning_ms");
-    m.firstSentenceMs = f.optNumber("first_sentence_ms");
-    m.e2eMs = f.optNumber("e2e_ms");
-    m.streamEndMs = f.optNumber("stream_end_ms");
-    m.decodeTps = f.optNumber("decode_tps");
-    m.gapP50Ms = f.optNumber("gap_p50_ms");
-    m.gapP99Ms = f.optNumber("gap_p99_ms");
-    m.gapMaxMs = f.optNumber("gap_max_ms");
+    for (const MetricField& field : metricFields)
+        m.*field.member = f.optNumber(field.key);
     const nlohmann::json* sources = f.object("count_sources");
     const Loc sourcesLoc = loc.member("count_sources");
     m.promptTokens = countFrom(f, sources, sourcesLoc, "prompt_tokens");

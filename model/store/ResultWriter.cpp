@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Writing records and whole results files (docs/results-format.md).
 #include "model/core/Clock.h"
+#include "model/core/RecordFields.h"
 #include "model/store/ResultFormat.h"
 
 #include <QDir>
@@ -184,18 +185,8 @@ nlohmann::json recordToJson(const RunRecord& record, const std::vector<RunEndpoi
     j["keep_alive_pings"] = q.keepAlivePings;
 
     // Measurements (docs/methodology.md).
-    j["connect_ms"] = optMs(m.connectMs);
-    j["ttfb_ms"] = optMs(m.ttfbMs);
-    j["ttft_any_ms"] = optMs(m.ttftAnyMs);
-    j["ttft_visible_ms"] = optMs(m.ttftVisibleMs);
-    j["reasoning_ms"] = optMs(m.reasoningMs);
-    j["first_sentence_ms"] = optMs(m.firstSentenceMs);
-    j["e2e_ms"] = optMs(m.e2eMs);
-    j["stream_end_ms"] = optMs(m.streamEndMs);
-    j["decode_tps"] = optMs(m.decodeTps);
-    j["gap_p50_ms"] = optMs(m.gapP50Ms);
-    j["gap_p99_ms"] = optMs(m.gapP99Ms);
-    j["gap_max_ms"] = optMs(m.gapMaxMs);
+    for (const MetricField& f : metricFields)
+        j[f.key] = optMs(m.*f.member);
     j["prompt_tokens"] = opt(m.promptTokens.value);
     j["completion_tokens"] = opt(m.completionTokens.value);
     j["reasoning_tokens"] = opt(m.reasoningTokens.value);
