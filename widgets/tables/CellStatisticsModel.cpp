@@ -133,13 +133,10 @@ QVariant CellStatisticsModel::data(const QModelIndex& index, int role) const
             return c->endpoint;
         case Test:
         case Turn:
-            return data(index, Qt::DisplayRole);
         case N:
-            return d ? d->n : 0;
         case Ok:
-            return c->ok;
         case Failed:
-            return c->failed;
+            return data(index, Qt::DisplayRole); // already the raw value
         default:
             if (const auto v = statistic())
                 return *v;
