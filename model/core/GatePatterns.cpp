@@ -2,6 +2,7 @@
 #include "model/core/GatePatterns.h"
 
 #include "model/core/GateRules.h"
+#include "model/core/JsonText.h"
 
 #include <QFile>
 
@@ -14,10 +15,7 @@ namespace {
 using Rules = GatePatterns::Rules;
 using Pattern = Rules::Pattern;
 
-QString fromStd(const std::string& s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
+using json_text::fromStd;
 
 // ---------------------------------------------------------------------------------------------
 // Pattern document: validation and compilation

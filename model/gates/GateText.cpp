@@ -6,11 +6,6 @@
 
 namespace qs::gates {
 
-QString fromStd(const std::string& s)
-{
-    return QString::fromUtf8(s.data(), qsizetype(s.size()));
-}
-
 bool hasNonSpace(QStringView text)
 {
     return std::any_of(text.begin(), text.end(), [](QChar c) { return !c.isSpace(); });

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/core/GateRules.h"
+#include "model/core/JsonText.h"
 #include "model/gates/QualityGates.h"
 
 #include <QRegularExpression>
@@ -35,7 +36,7 @@ inline constexpr char16_t maskChar = u'\uE000';
 
 inline constexpr int reasonExamples = 3; // how many findings a reason names before "(+N more)"
 
-QString fromStd(const std::string& s);
+using json_text::fromStd;
 
 /// One match in a text: [begin, end) and the pattern or rule that found it.
 struct Hit {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/gates/GateWords.h"
 
+#include "model/core/GatePatterns.h"
+
 #include <algorithm>
 
 namespace qs {
@@ -8,21 +10,20 @@ namespace qs {
 const std::vector<GateWords>& allGateWords()
 {
     static const std::vector<GateWords> words {
-        {QStringLiteral("non_empty"), QStringLiteral("Not empty"), QStringLiteral("Non-empty answer"),
+        {gate_names::nonEmpty, QStringLiteral("Not empty"), QStringLiteral("Non-empty answer"),
             QStringLiteral("Fails when there is no visible text and no tool call."),
             QStringLiteral("were empty"),
             QStringLiteral("check that thinking does not use up max_tokens (send enable_thinking=false, use "
                            "a reasoning parser) and that the server reports no errors"),
             QString()},
-        {QStringLiteral("expected_answer"), QStringLiteral("Expected answer"),
-            QStringLiteral("Expected answer"),
+        {gate_names::expectedAnswer, QStringLiteral("Expected answer"), QStringLiteral("Expected answer"),
             QStringLiteral("Fails when none of the test's expected patterns matches the visible answer."),
             QStringLiteral("missed the expected answer"),
             QStringLiteral(
                 "check the model, its chat template and the quantization (damage shows first in facts and "
                 "arithmetic); the candidate must get the suite's factual and reasoning questions right"),
             QStringLiteral(" (only tests with \"expect\" patterns are judged for it)")},
-        {QStringLiteral("tool_call"), QStringLiteral("Tool call"), QStringLiteral("Tool call"),
+        {gate_names::toolCall, QStringLiteral("Tool call"), QStringLiteral("Tool call"),
             QStringLiteral("Fails when the expected tool call is missing, wrong or malformed, or a call is "
                            "written into the text instead of the tool channel."),
             QStringLiteral("got the tool call wrong"),
@@ -30,15 +31,14 @@ const std::vector<GateWords>& allGateWords()
                            "--tool-call-parser); if calls still fail with the parser on, the model itself "
                            "does not call tools reliably"),
             QStringLiteral(" (only tests with \"use_tools\" are judged for it)")},
-        {QStringLiteral("no_markdown"), QStringLiteral("No markdown"), QStringLiteral("No markdown"),
+        {gate_names::noMarkdown, QStringLiteral("No markdown"), QStringLiteral("No markdown"),
             QStringLiteral("Fails on any markdown construct in the visible answer: a voice assistant would "
                            "read it aloud."),
             QStringLiteral("contained markdown"),
             QStringLiteral("tell the model in the system prompt that its answers are spoken aloud (no lists, "
                            "bold or headings), or use a fine-tune trained to answer in plain speech"),
             QStringLiteral(" (answers that are a tool call or empty are not judged for it)")},
-        {QStringLiteral("no_thinking_leak"), QStringLiteral("No thinking leak"),
-            QStringLiteral("No thinking leak"),
+        {gate_names::noThinkingLeak, QStringLiteral("No thinking leak"), QStringLiteral("No thinking leak"),
             QStringLiteral("Fails on thinking markup or a reasoning scaffold in the content, or reasoning in "
                            "its own field although thinking was off."),
             QStringLiteral("leaked thinking into the answer"),
@@ -46,7 +46,7 @@ const std::vector<GateWords>& allGateWords()
                            "and send chat_template_kwargs.enable_thinking=false (llama-server: "
                            "--reasoning-budget 0), then run again"),
             QString()},
-        {QStringLiteral("coherent"), QStringLiteral("Coherent"), QStringLiteral("Coherent text"),
+        {gate_names::coherent, QStringLiteral("Coherent"), QStringLiteral("Coherent text"),
             QStringLiteral("Fails on scripts glued together, too many non-words, degenerate repetition, "
                            "template tokens or undecodable bytes."),
             QStringLiteral("were garbled"),
@@ -54,8 +54,7 @@ const std::vector<GateWords>& allGateWords()
                            "v3): serve an instruct or distilled fine-tune that answers without thinking, "
                            "ideally the baseline's own fine-tune in the new quantization"),
             QStringLiteral(" (answers that are a tool call or empty are not judged for it)")},
-        {QStringLiteral("within_length"), QStringLiteral("Within length"),
-            QStringLiteral("Within length target"),
+        {gate_names::withinLength, QStringLiteral("Within length"), QStringLiteral("Within length target"),
             QStringLiteral(
                 "Fails when the answer has more words or sentences than the test's target, or was cut off."),
             QStringLiteral("were too long to speak"),
