@@ -98,6 +98,24 @@ QUrl normalizeBaseUrl(const QString& text, QString* error)
     return url;
 }
 
+QUrl normalizeMetricsUrl(const QString& text, QString* error)
+{
+    const QString trimmed = text.trimmed();
+    QUrl url = QUrl::fromUserInput(trimmed.contains(QStringLiteral("://")) ? trimmed
+                                                                          : QStringLiteral("http://") + trimmed);
+    if (trimmed.isEmpty() || !url.isValid() || url.host().isEmpty()
+        || (url.scheme() != QStringLiteral("http") && url.scheme() != QStringLiteral("https"))) {
+        if (error)
+            *error = QStringLiteral("\"%1\" is not an http(s) URL of a Prometheus page (e.g. "
+                                    "http://10.0.0.5:9400/metrics)")
+                         .arg(text);
+        return {};
+    }
+    if (url.path().isEmpty() || url.path() == QStringLiteral("/"))
+        url.setPath(QStringLiteral("/metrics"));
+    return url;
+}
+
 nlohmann::json toJson(const Endpoint& e)
 {
     nlohmann::json j;
@@ -110,6 +128,9 @@ nlohmann::json toJson(const Endpoint& e)
     j["extra_body"] = e.extraBody;
     j["timeouts"] = {{"connect_ms", e.timeouts.connectMs}, {"first_byte_ms", e.timeouts.firstByteMs},
         {"idle_ms", e.timeouts.idleMs}, {"total_ms", e.timeouts.totalMs}};
+    j["metrics"] = nlohmann::json::array();
+    for (const QString& url : e.metricsUrls)
+        j["metrics"].push_back(url.toStdString());
     return j;
 }
 
@@ -170,6 +191,18 @@ Endpoint endpointFromJson(const nlohmann::json& j)
         e.timeouts.firstByteMs = msField(t, "first_byte_ms", e.timeouts.firstByteMs);
         e.timeouts.idleMs = msField(t, "idle_ms", e.timeouts.idleMs);
         e.timeouts.totalMs = msField(t, "total_ms", e.timeouts.totalMs);
+    }
+    if (j.contains("metrics") && !j["metrics"].is_null()) {
+        if (!j["metrics"].is_array())
+            throw std::invalid_argument("endpoint field \"metrics\" must be a list of URLs");
+        for (const auto& u : j["metrics"]) {
+            if (!u.is_string())
+                throw std::invalid_argument("endpoint field \"metrics\" must be a list of URLs");
+            const QUrl url = normalizeMetricsUrl(QString::fromStdString(u.get<std::string>()), &error);
+            if (url.isEmpty())
+                throw std::invalid_argument("endpoint field \"metrics\": " + error.toStdString());
+            e.metricsUrls.append(url.toString());
+        }
     }
     return e;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QUrl>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -36,6 +37,10 @@ struct Endpoint {
     /// {"chat_template_kwargs":{"enable_thinking":false}}.
     nlohmann::json extraBody = nlohmann::json::object();
     Timeouts timeouts;
+    /// Extra Prometheus pages scraped during a run besides the runtime's own `/metrics` (found at
+    /// baseUrl): a DCGM exporter, a node exporter, anything else. Full URLs, e.g.
+    /// "http://10.0.0.5:9400/metrics".
+    QStringList metricsUrls;
 
     /// The API key read from `apiKeyEnv` now, or empty. Never stored in any file.
     QString apiKey() const;
@@ -50,6 +55,10 @@ struct Endpoint {
 /// "/v1" or "/v1/chat/completions" and trailing slashes. Returns an empty QUrl plus `error`
 /// when the text is not an http(s) URL.
 QUrl normalizeBaseUrl(const QString& text, QString* error = nullptr);
+
+/// A metrics URL as typed: adds http:// when no scheme is given and /metrics when no path is.
+/// Empty QUrl plus `error` when it is not an http(s) URL with a host.
+QUrl normalizeMetricsUrl(const QString& text, QString* error = nullptr);
 
 nlohmann::json toJson(const Endpoint& endpoint);
 /// Reads an endpoint description; throws std::invalid_argument naming the bad field. An

@@ -3,6 +3,7 @@
 
 #include "model/core/Endpoint.h"
 #include "model/core/RequestRecord.h"
+#include "model/core/Telemetry.h"
 
 #include <QDateTime>
 #include <QString>
@@ -42,6 +43,10 @@ struct RunSettings {
     std::optional<int> maxTokens; ///< overrides the suite and its tests
     quint64 seed = 1; ///< fixes the plan's order (which arm goes first, test order)
     int requestTimeoutMs = 0; ///< total per request; 0 = the endpoint's own timeouts only
+    /// Scrape every endpoint's `/metrics` and extra metrics URLs during the run
+    /// (`--no-server-metrics` turns it off).
+    bool serverMetrics = true;
+    int scrapeMs = DefaultScrapeMs; ///< scrape period (`--scrape-ms`)
 };
 
 /// An endpoint as the run saw it: its description (never a key), how the user named it, and
@@ -63,6 +68,7 @@ struct RunResult {
     RunSettings settings;
     std::vector<RunEndpoint> endpoints;
     std::vector<RunRecord> records;
+    Telemetry telemetry; ///< what the servers spent (empty when not scraped)
     bool complete = false; ///< false for a cancelled run or one recovered from a journal
     QString note; ///< e.g. "recovered from run.json.journal; 3 requests were in flight"
 };

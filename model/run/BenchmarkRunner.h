@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/core/MetricCatalog.h"
 #include "model/core/RunRecord.h"
 #include "model/core/Suite.h"
 #include "model/gates/QualityGates.h"
@@ -95,6 +96,9 @@ Q_SIGNALS:
     void recordFinished(const qs::RunRecord& record);
     void liveDeltas(const QList<qs::LiveDelta>& deltas); ///< at most every 50 ms
     void warning(const QString& message);
+    /// One scrape of one metrics source, reduced to what the Server charts plot. Emitted from the
+    /// telemetry thread (never the runner's), so connect queued or to a signal.
+    void serverPoint(const qs::ServerPoint& point);
     /// The run ended (completed or cancelled): `result` holds every record.
     void finished(const qs::RunResult& result, const qs::RunStats& stats);
     /// The run could not start (no endpoint reachable, journal not writable…). Nothing was measured.
@@ -142,3 +146,4 @@ Q_DECLARE_METATYPE(qs::LiveDelta)
 Q_DECLARE_METATYPE(qs::RunStats)
 Q_DECLARE_METATYPE(qs::RunRecord)
 Q_DECLARE_METATYPE(qs::RunResult)
+Q_DECLARE_METATYPE(qs::ServerPoint)

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/core/MetricCatalog.h"
+#include "model/core/RunRecord.h"
+
+#include <QString>
+#include <QStringList>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+namespace qs {
+
+// What each endpoint's server spent, derived from the run's telemetry (RunResult::telemetry) and
+// its records. Pure: no I/O, no clock. Every figure says where it came from (which metric at which
+// URL), and is nullopt — "not measured", never 0 — when the samples cannot support it.
+
+/// A number and its provenance, e.g. {63.2e9, "node_memory_MemTotal_bytes − node_memory_MemAvailable_bytes
+/// @ http://10.0.0.5:9100/metrics", 42 samples}.
+struct ResourceFigure {
+    std::optional<double> value;
+    QString source; ///< "FAMILY @ URL" (or a formula of families); empty when not measured
+    int samples = 0; ///< how many samples it rests on
+};
+
+/// Memory while `concurrency` requests of this endpoint were in flight (the seeds' idle / 1 / 5
+/// table): samples taken while the endpoint had requests of that level in flight.
+struct ConcurrencyResources {
+    int concurrency = 1;
+    ResourceFigure memoryMedian; ///< bytes
+    ResourceFigure memoryPeak; ///< bytes
+};
+
+/// The server's own latency histograms over the run (Δ between the idle baselines), beside the
+/// client's figure for the same requests.
+struct ServerLatency {
+    MetricRole role = MetricRole::ServerTtft;
+    std::optional<double> meanMs; ///< Δsum / Δcount
+    std::optional<double> p50Ms; ///< from the bucket deltas (only as fine as the buckets)
+    std::optional<double> p90Ms;
+    double count = 0; ///< Δcount (ITL on SGLang counts tokens, not steps)
+    std::optional<double> clientMeanMs; ///< the client's mean of the matching metric, measured requests
+    QString source; ///< "FAMILY @ URL"
+};
+
+/// Where one request's time to first token went, as far as the server says. Parts the server does
+/// not report stay nullopt; `networkAndQueueMs` is what remains of the client's TTFT.
+struct TtftBreakdown {
+    int endpoint = 0;
+    QString test;
+    int turn = 1;
+    int iteration = 1;
+    double clientTtftMs = 0; ///< ttft_any as the client measured it
+    std::optional<double> queueMs; ///< the server's queue time (vLLM/SGLang histogram Δ, one request)
+    std::optional<double> prefillMs; ///< llama-server timings.prompt_ms, or the histogram Δ
+    std::optional<double> firstDecodeMs; ///< one decode step (llama-server predicted_per_token_ms)
+    std::optional<double> networkAndQueueMs; ///< client TTFT − the server's parts (≥ 0)
+    QString source; ///< "timings.prompt_ms (llama-server)", "vllm:… Δ between scrapes", …
+};
+
+/// Everything measured about one endpoint's server.
+struct EndpointResources {
+    int endpoint = 0;
+    QString label;
+    QStringList sources; ///< the URLs scraped for it
+    QString memoryKind; ///< "gpu" (DCGM framebuffer) or "host" (node exporter, unified memory); "" when none
+    ResourceFigure memoryIdle; ///< bytes: median of the idle baselines (before and after)
+    ResourceFigure memoryPeak; ///< bytes: highest sample while serving
+    ResourceFigure memoryServingMedian; ///< bytes: median of the samples while serving
+    ResourceFigure memoryTotal; ///< bytes: the budget's denominator, when exposed
+    std::vector<ConcurrencyResources> byConcurrency; ///< ascending concurrency
+    ResourceFigure gpuUtilizationMedian; ///< ratio 0–1, while serving
+    ResourceFigure powerMedian; ///< W, while serving
+    /// J per generated token while serving: Δ energy counter (or power integrated over time) over
+    /// the intervals this endpoint had requests in flight, ÷ the completion tokens it recorded.
+    ResourceFigure energyPerToken;
+    ResourceFigure kvCachePeak; ///< ratio 0–1
+    ResourceFigure waitingPeak; ///< requests queued on the server, highest sample
+    std::optional<double> serverGeneratedTokens; ///< Δ of the server's counter between the baselines
+    std::optional<double> clientGeneratedTokens; ///< Σ completion tokens the client recorded (all requests)
+    std::optional<double> serverPromptTokens; ///< Δ computed + Δ cached (where the server splits them)
+    std::optional<double> clientPromptTokens;
+    std::optional<double> serverGeneratedPerSecond; ///< Δ generated tokens ÷ serving time
+    std::optional<double> clientGeneratedPerSecond; ///< Σ completion tokens ÷ the same serving time
+    std::optional<double> preemptions; ///< Δ over the run
+    std::vector<ServerLatency> serverLatency;
+    std::vector<TtftBreakdown> ttftBreakdown; ///< measured requests where the server says enough
+    bool restarted = false; ///< a counter went down or the process start time changed
+    int failedScrapes = 0;
+    QStringList notes; ///< e.g. "exporter http://…:9400 down from 12.3 s to 15.0 s (gap)"
+};
+
+struct ResourceReport {
+    std::vector<EndpointResources> endpoints; ///< one per endpoint of the run, in order
+    bool collected = false; ///< any telemetry at all
+};
+
+ResourceReport computeResources(const RunResult& result);
+/// One endpoint's figures, or null when the run has no such endpoint.
+const EndpointResources* findResources(const ResourceReport& report, int endpoint);
+
+/// The `resources` array of `summary --json`: one entry per endpoint,
+/// {"endpoint", "sources", "memory_idle_bytes", "memory_peak_bytes", "memory_by_concurrency":
+///  {"<c>": {"median_bytes", "peak_bytes"}}, "power_median_w", "energy_per_token_j",
+///  "server_generated_tokens", "client_generated_tokens", "server_prompt_tokens",
+///  "client_prompt_tokens", …} with null where not measured, plus each figure's source.
+nlohmann::json toJson(const ResourceReport& report);
+
+} // namespace qs
