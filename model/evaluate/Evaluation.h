@@ -5,6 +5,7 @@
 #include "model/evaluate/GateFailures.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/PairedComparison.h"
+#include "model/evaluate/Resources.h"
 #include "model/evaluate/ResultSummary.h"
 #include "model/evaluate/Statistics.h"
 #include "model/evaluate/TurnScaling.h"
@@ -28,6 +29,7 @@ struct Evaluation {
     TurnScaling scaling; ///< multi-turn tests: TTFT per turn, growth, crossovers
     std::vector<Guardrail> guardrails; ///< methodology warnings, critical first
     GateFailures gateFailures; ///< why gates failed, per endpoint × test × gate
+    ResourceReport resources; ///< what each server spent (memory, power, energy, its own counters)
     QStringList notes; ///< e.g. "quality gates judged now from the suite stored in the file"
 };
 
