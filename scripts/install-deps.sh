@@ -8,6 +8,7 @@ packages=(
   qt6-base-dev qt6-charts-dev qt6-qpa-plugins libgl-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev
   dpkg-dev  # dpkg-shlibdeps: the .deb's dependencies (packaging/, docs/packaging.md)
+  prometheus-node-exporter  # a real exporter, started on loopback by tests/telemetry
 )
 
 missing=()
