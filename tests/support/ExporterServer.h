@@ -66,8 +66,9 @@ struct ExporterConfig {
     bool framebuffer = true;
     /// Values by time: the last step at or before now (the first before it). Empty: defaults.
     std::vector<ExporterStep> timeline;
-    /// When set, wins over `timeline`: the values at `elapsedMs` since start (called on the
-    /// exporter's thread; e.g. reads EmulatorServer::load()).
+    /// When set, wins over `timeline`: the values at `elapsedMs` since start (e.g. from
+    /// EmulatorServer::load()). Called on the exporter's thread, and on the caller's by
+    /// ExporterServer::energyMillijoules(): it must be thread-safe.
     std::function<ExporterValues(double elapsedMs)> values;
     /// DCGM's energy counter at start, mJ (it counts since boot).
     double energyStartMillijoules = 1.5e9;
