@@ -132,6 +132,7 @@ std::string unescapeHelp(std::string_view text)
 
 struct FamilyState {
     bool typed = false; ///< a TYPE line named it
+    bool warnedUntyped = false;
     bool helped = false;
     bool unitSet = false;
 };
@@ -250,7 +251,7 @@ private:
         // HELP's text runs to the end of the line, after one separating blank.
         if (!rest.empty() && isSpace(rest[0]))
             rest.remove_prefix(1);
-        const std::size_t index = familyFor(name, false);
+        const std::size_t index = familyFor(name);
         PromFamily& family = m_page.families[index];
         FamilyState& state = m_states[index];
         if (help) {
@@ -281,7 +282,7 @@ private:
     }
 
     // The family named exactly `name`, created (untyped) when new.
-    std::size_t familyFor(std::string_view name, bool fromSample)
+    std::size_t familyFor(std::string_view name)
     {
         if (const auto it = m_byName.find(name); it != m_byName.end())
             return it->second;
@@ -291,9 +292,6 @@ private:
         m_states.emplace_back();
         const std::size_t index = m_page.families.size() - 1;
         m_byName.emplace(name, index); // a view into m_text, which outlives the parse
-        if (fromSample)
-            m_page.warnings.push_back("line " + std::to_string(m_lineNo) + ": sample " + std::string(name)
-                + " has no TYPE line (untyped)");
         return index;
     }
 
@@ -321,7 +319,7 @@ private:
             if (it != m_byName.end() && typeOwnsSuffix(m_page.families[it->second].type, suffix))
                 return it->second;
         }
-        return familyFor(sampleName, true);
+        return familyFor(sampleName);
     }
 
     // `{a="b",…}` starting at line[i] == '{'; i ends after the '}'. `out` may be null (exemplars).
@@ -490,6 +488,12 @@ private:
         sample.name = std::string(name);
         const std::size_t index = resolve(name);
         PromFamily& family = m_page.families[index];
+        FamilyState& state = m_states[index];
+        if (!state.typed && !state.warnedUntyped) {
+            state.warnedUntyped = true;
+            m_page.warnings.push_back("line " + std::to_string(m_lineNo) + ": sample " + family.name
+                + " has no TYPE line (untyped)");
+        }
         if (index != m_current && !family.samples.empty() && !m_warnedInterleaved) {
             m_warnedInterleaved = true;
             m_page.warnings.push_back("line " + std::to_string(m_lineNo) + ": the samples of " + family.name

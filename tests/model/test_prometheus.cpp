@@ -245,6 +245,10 @@ TEST(PrometheusText, UntypedSamplesWarn)
     EXPECT_EQ(foo->samples.size(), 2u);
     ASSERT_EQ(page.warnings.size(), 1u);
     EXPECT_EQ(page.warnings[0], "line 2: sample foo has no TYPE line (untyped)");
+    // A HELP line alone does not type a family.
+    const PromPage helped = parseOk("# HELP bar Bar.\nbar 1\n");
+    ASSERT_EQ(helped.warnings.size(), 1u);
+    EXPECT_EQ(helped.family("bar")->help, "Bar.");
 }
 
 TEST(PrometheusText, CrlfAndBlankLinesAndNoFinalNewline)

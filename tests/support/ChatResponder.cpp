@@ -32,6 +32,7 @@ ChatResponder::ChatResponder(ResponseSink& sink, DeadlineScheduler& scheduler, S
 ChatResponder::~ChatResponder()
 {
     m_scheduler.cancel(m_ticket);
+    closeMetrics(QStringLiteral("abort"));
 }
 
 void ChatResponder::start()
@@ -95,6 +96,8 @@ void ChatResponder::prepareStream()
     m_plan = planTokens(m_script, *m_writer, m_config, requestedMaxTokens(m_info.body));
     m_steps = planSteps(m_script, m_plan, m_info.promptTokens, m_receivedNs, m_info.stream);
     m_lastWriteNs = m_receivedNs;
+    m_state.metrics().requestStarted(m_info.promptTokens);
+    m_metricsOpen = true;
     if (m_info.stream && m_writer->headersAtReceipt()) {
         m_headersSent = true;
         sendRecorded(m_sink.responseHead(*m_writer, 200, m_writer->streamContentType(), -1, true),
@@ -130,6 +133,7 @@ void ChatResponder::replyNow(const HttpReply& reply)
         r.headersSentNs = stamp;
         r.endNs = stamp;
     });
+    closeMetrics(QStringLiteral("abort"));
     m_sink.responseDone(!m_request.keepAlive());
 }
 
@@ -241,8 +245,12 @@ void ChatResponder::writeToken(int index)
         stamp = writeChunks({event}, false, recordToken);
     }
     m_roleSent = true;
-    if (m_firstTokenNs == 0)
+    if (m_firstTokenNs == 0) {
         m_firstTokenNs = stamp;
+        m_state.metrics().firstToken(m_info.promptTokens, msBetween(m_receivedNs, stamp) / 1000.0);
+    }
+    m_state.metrics().tokens(1, m_previousTokenNs > 0 ? msBetween(m_previousTokenNs, stamp) / 1000.0 : -1.0);
+    m_previousTokenNs = stamp;
 }
 
 ChatResponder::RecordEdit ChatResponder::recordEnd() const
@@ -260,8 +268,10 @@ void ChatResponder::writeFinish()
         writeChunks({m_writer->roleEvent(m_ctx)}, false);
         m_roleSent = true;
     }
-    writeChunks(m_writer->finishWrites(m_ctx, finishInfo()), true, recordEnd());
+    const FinishInfo info = finishInfo();
+    writeChunks(m_writer->finishWrites(m_ctx, info), true, recordEnd());
     m_done = true;
+    closeMetrics(info.finishReason == QLatin1String("length") ? info.finishReason : QStringLiteral("stop"));
     m_sink.responseDone(!m_request.keepAlive());
 }
 
@@ -275,13 +285,15 @@ void ChatResponder::writeStreamError()
     }
     writeChunks(m_writer->errorWrites(m_ctx, finishInfo()), true, recordEnd());
     m_done = true;
+    closeMetrics(QStringLiteral("abort"));
     m_sink.responseDone(m_writer->closeAfterStreamError() || !m_request.keepAlive());
 }
 
 void ChatResponder::writeBody()
 {
     m_tokensWritten = int(m_plan.tokens.size());
-    const HttpReply reply = m_writer->completion(m_ctx, m_plan.text, finishInfo());
+    const FinishInfo info = finishInfo();
+    const HttpReply reply = m_writer->completion(m_ctx, m_plan.text, info);
     const bool visible = !m_plan.text.content.isEmpty() || !m_plan.text.toolCalls.empty();
     const RecordEdit end = recordEnd();
     sendRecorded(m_sink.responseHead(*m_writer, reply.status, reply.contentType, reply.body.size(), false)
@@ -293,6 +305,11 @@ void ChatResponder::writeBody()
             end(r, stamp);
         });
     m_done = true;
+    // The whole answer arrives at once: its prefill and its tokens are counted now.
+    m_firstTokenNs = m_lastWriteNs;
+    m_state.metrics().firstToken(m_info.promptTokens, msBetween(m_receivedNs, m_lastWriteNs) / 1000.0);
+    m_state.metrics().tokens(m_tokensWritten, -1.0);
+    closeMetrics(info.finishReason == QLatin1String("length") ? info.finishReason : QStringLiteral("stop"));
     m_sink.responseDone(!m_request.keepAlive());
 }
 
@@ -300,6 +317,7 @@ void ChatResponder::writeBody()
 void ChatResponder::abortConnection()
 {
     m_done = true;
+    closeMetrics(QStringLiteral("abort"));
     m_state.updateServed(
         m_serial, [stamp = qs::monotonicNs(), end = recordEnd()](ServedRequest& r) { end(r, stamp); });
     m_sink.hardClose();
@@ -312,8 +330,25 @@ void ChatResponder::connectionLost()
     m_done = true;
     m_scheduler.cancel(m_ticket);
     m_ticket = 0;
+    closeMetrics(QStringLiteral("abort"));
     m_state.updateServed(
         m_serial, [stamp = qs::monotonicNs(), end = recordEnd()](ServedRequest& r) { end(r, stamp); });
+}
+
+void ChatResponder::closeMetrics(const QString& finishedReason)
+{
+    if (!m_metricsOpen)
+        return;
+    m_metricsOpen = false;
+    const qint64 now = qs::monotonicNs();
+    RequestEnd end;
+    end.promptTokens = m_info.promptTokens;
+    end.generatedTokens = m_tokensWritten;
+    end.e2eSeconds = msBetween(m_receivedNs, now) / 1000.0;
+    end.prefillSeconds = msBetween(m_receivedNs, m_firstTokenNs > 0 ? m_firstTokenNs : now) / 1000.0;
+    end.decodeSeconds = m_firstTokenNs > 0 ? msBetween(m_firstTokenNs, now) / 1000.0 : 0.0;
+    end.finishedReason = finishedReason;
+    m_state.metrics().requestEnded(end);
 }
 
 FinishInfo ChatResponder::finishInfo() const

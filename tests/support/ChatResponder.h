@@ -63,6 +63,8 @@ private:
     void writeBody();
     void abortConnection();
     RecordEdit recordEnd() const;
+    /// The /metrics side of the end of the request (once; no-op before requestStarted).
+    void closeMetrics(const QString& finishedReason);
 
     FinishInfo finishInfo() const;
     ErrorContext errorContext() const;
@@ -93,6 +95,8 @@ private:
     bool m_done = false;
     int m_tokensWritten = 0;
     int m_reasoningWritten = 0;
+    qint64 m_previousTokenNs = 0;
+    bool m_metricsOpen = false;
 };
 
 } // namespace qs::emu::detail

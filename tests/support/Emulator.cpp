@@ -89,6 +89,11 @@ std::vector<ServedRequest> EmulatorServer::servedRequests() const
     return d->state.served();
 }
 
+EmulatorLoad EmulatorServer::load() const
+{
+    return d->state.metrics().load();
+}
+
 void EmulatorServer::clearServedRequests()
 {
     d->state.clearServed();

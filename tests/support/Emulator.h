@@ -125,9 +125,23 @@ struct ServerConfig {
     QString apiKey; ///< non-empty: require `Authorization: Bearer <apiKey>`
     double pingIntervalMs = 1000; ///< llama-server Current era: `:` ping during silent gaps
     QString version = QStringLiteral("emulated"); ///< build_info / vLLM version / SGLang version
+    /// GET /metrics (docs/emulator.md, "/metrics"). llama-server: `--metrics` (false: its 501).
+    /// SGLang: `--enable-metrics` (false: 404). vLLM always serves the page; false is
+    /// `--disable-log-stats` (no `vllm:` series). On by default here, unlike the real servers'
+    /// defaults, because the telemetry tests and the simulated endpoints want it.
+    bool metricsEnabled = true;
     /// Chooses the script per request. When unset, `script` is used for every request.
     std::function<Script(const RequestInfo&)> scriptFor;
     Script script;
+};
+
+/// How busy a server is now, for a simulated exporter whose power and memory follow the load.
+struct EmulatorLoad {
+    int running = 0; ///< chat requests between their checks and their end
+    double kvTokens = 0; ///< prompt + generated tokens of those requests
+    double tokensPerSecond = 0; ///< tokens written over the last second
+    double generatedTokens = 0; ///< since start
+    double promptTokens = 0; ///< since start, counted at each first token
 };
 
 /// The HTTP server. Lives in the thread that created it (or the one it was moved to); all
@@ -146,6 +160,7 @@ public:
     void setConfig(ServerConfig config);
     ServerConfig config() const;
     std::vector<ServedRequest> servedRequests() const;
+    EmulatorLoad load() const;
     void clearServedRequests();
 
 private:

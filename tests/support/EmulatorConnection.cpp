@@ -2,6 +2,7 @@
 #include "tests/support/EmulatorConnection.h"
 
 #include "model/core/Clock.h"
+#include "tests/support/MetricsPage.h"
 
 #include <QTcpSocket>
 
@@ -99,6 +100,11 @@ void Connection::serve(const HttpRequest& request)
         serveDelayedHealth(*writer, config);
         return;
     }
+    // vLLM always mounts /metrics; the others only when enabled (else infoRoute's 501 or a 404).
+    if (request.path == "/metrics" && get && (config.metricsEnabled || config.dialect == Dialect::Vllm)) {
+        serveMetrics(*writer, config, request);
+        return;
+    }
     const std::optional<HttpReply> info = writer->infoRoute(request.path, config);
     if (info && get) {
         reply(*writer, *info);
@@ -122,6 +128,29 @@ void Connection::serveDelayedHealth(const DialectWriter& writer, const ServerCon
         send(formatHead(flavor, head));
         responseDone(!m_keepAlive);
     });
+}
+
+void Connection::serveMetrics(
+    const DialectWriter& writer, const ServerConfig& config, const HttpRequest& request)
+{
+    const bool llama = config.dialect == Dialect::LlamaServer;
+    // llama-server ignores Accept; prometheus_client switches on any openmetrics entry.
+    const bool openMetrics = !llama && acceptsOpenMetrics(request.header("Accept"));
+    MetricsSnapshot snapshot = m_state.metrics().snapshot(llama);
+    snapshot.kvCapacityTokens = config.contextSize;
+    const MetricsPage page
+        = renderMetricsPage(snapshot, config.dialect, config.modelId, openMetrics, config.metricsEnabled);
+    ResponseHead head;
+    head.status = 200;
+    head.contentType = page.contentType;
+    head.contentLength = page.body.size();
+    head.close = !m_keepAlive;
+    head.origin = m_origin;
+    if (llama)
+        head.extra.emplace_back(QByteArrayLiteral("Process-Start-Time-Unix"),
+            QByteArray::number(qint64(snapshot.processStartUnix)));
+    send(formatHead(writer.flavor(), head) + page.body);
+    responseDone(!m_keepAlive);
 }
 
 void Connection::reply(const DialectWriter& writer, const HttpReply& reply)

@@ -26,6 +26,7 @@ private:
     void serveNext();
     void serve(const HttpRequest& request);
     void serveDelayedHealth(const DialectWriter& writer, const ServerConfig& config);
+    void serveMetrics(const DialectWriter& writer, const ServerConfig& config, const HttpRequest& request);
     void reply(const DialectWriter& writer, const HttpReply& reply);
     void rejectMalformed();
 

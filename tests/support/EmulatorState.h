@@ -5,6 +5,7 @@
 // served chat requests, both behind one mutex. Internal to qs_emulator.
 
 #include "tests/support/Emulator.h"
+#include "tests/support/EmulatorMetrics.h"
 
 #include <functional>
 #include <mutex>
@@ -30,6 +31,10 @@ public:
     std::vector<ServedRequest> served() const;
     void clearServed();
 
+    /// The /metrics counters (locked on their own: a scrape never waits for a stream write).
+    ServerMetrics& metrics() { return m_metrics; }
+    const ServerMetrics& metrics() const { return m_metrics; }
+
 private:
     ServedRequest* find(quint64 serial);
 
@@ -39,6 +44,7 @@ private:
     ServerConfig m_config;
     std::vector<std::pair<quint64, ServedRequest>> m_served; // ascending serials
     quint64 m_nextSerial = 1;
+    ServerMetrics m_metrics;
 };
 
 } // namespace qs::emu::detail
