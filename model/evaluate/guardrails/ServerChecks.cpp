@@ -4,6 +4,7 @@
 // Context::resources, which is empty when nothing was scraped, so none of them fires then.
 #include "model/evaluate/guardrails/GuardrailCheck.h"
 
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 
@@ -218,9 +219,11 @@ std::optional<Guardrail> checkTelemetryGaps(const Context& ctx)
     Finding found = perServer(ctx, [&ctx](int e, const EndpointResources& r) {
         if (r.failedScrapes == 0)
             return QString();
+        // The gap notes Resources writes: "URL failed once at …", "URL failed N times between …".
+        static const QRegularExpression gap(QStringLiteral("^\\S+ failed (once at|\\d+ times between) "));
         QStringList gaps;
         for (const QString& n : r.notes)
-            if (n.contains(QStringLiteral(" failed ")))
+            if (gap.match(n).hasMatch())
                 gaps << n;
         return QStringLiteral("%1: %2 failed scrapes (%3)")
             .arg(ctx.name(e))
