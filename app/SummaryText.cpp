@@ -121,14 +121,19 @@ void printResources(QTextStream& out, const ResourceReport& report, int width)
         for (const ConcurrencyResources& c : e.byConcurrency)
             levels << QStringLiteral("%1: %2 (%3)")
                           .arg(c.concurrency)
-                          .arg(figureText(c.memoryMedian.value, bytesText), figureText(c.memoryPeak.value, bytesText));
+                          .arg(figureText(c.memoryMedian.value, bytesText),
+                              figureText(c.memoryPeak.value, bytesText));
         out << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7  %8\n")
                    .arg(e.label, -width)
                    .arg(e.memoryKind.isEmpty() ? QStringLiteral("-") : e.memoryKind, -6)
                    .arg(figureText(e.memoryIdle.value, bytesText), 10)
                    .arg(figureText(e.memoryPeak.value, bytesText), 10)
-                   .arg(figureText(e.powerMedian.value, [](double w) { return QString::number(w, 'f', 0) + QStringLiteral(" W"); }), 7)
-                   .arg(figureText(e.energyPerToken.value, [](double j) { return QString::number(j, 'f', 2); }), 8)
+                   .arg(figureText(e.powerMedian.value,
+                            [](double w) { return QString::number(w, 'f', 0) + QStringLiteral(" W"); }),
+                       7)
+                   .arg(figureText(
+                            e.energyPerToken.value, [](double j) { return QString::number(j, 'f', 2); }),
+                       8)
                    .arg(figureText(e.serverGeneratedTokens, countText) + QStringLiteral(" / ")
                            + figureText(e.clientGeneratedTokens, countText),
                        23)
@@ -145,7 +150,8 @@ void printResources(QTextStream& out, const ResourceReport& report, int width)
         for (int i = 0; i < std::min(maxNotes, int(e.notes.size())); ++i)
             out << "  " << e.label << ": note: " << e.notes[i] << '\n';
         if (e.notes.size() > maxNotes)
-            out << "  " << e.label << ": … " << (e.notes.size() - maxNotes) << " more notes (summary --json)\n";
+            out << "  " << e.label << ": … " << (e.notes.size() - maxNotes)
+                << " more notes (summary --json)\n";
     }
 }
 

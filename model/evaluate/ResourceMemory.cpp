@@ -65,17 +65,19 @@ void computeMemory(const EndpointView& view, EndpointResources& out)
     const auto serving = [&view](const TelemetrySample& s) { return inside(view.serving, s.atMs); };
     out.memoryIdle = medianFigure(valuesWhere(series, idle), where);
     out.memoryIdleBefore = medianFigure(
-        valuesWhere(series, [](const TelemetrySample& s) { return s.phase == TelemetrySample::Phase::IdleBefore; }),
+        valuesWhere(
+            series, [](const TelemetrySample& s) { return s.phase == TelemetrySample::Phase::IdleBefore; }),
         where);
     out.memoryIdleAfter = medianFigure(
-        valuesWhere(series, [](const TelemetrySample& s) { return s.phase == TelemetrySample::Phase::IdleAfter; }),
+        valuesWhere(
+            series, [](const TelemetrySample& s) { return s.phase == TelemetrySample::Phase::IdleAfter; }),
         where);
     const std::vector<double> whileServing = valuesWhere(series, serving);
     out.memoryPeak = peakFigure(whileServing, where);
     out.memoryServingMedian = medianFigure(whileServing, where);
     for (const auto& [level, intervals] : view.byLevel) {
-        const std::vector<double> values
-            = valuesWhere(series, [&intervals](const TelemetrySample& s) { return inside(intervals, s.atMs); });
+        const std::vector<double> values = valuesWhere(
+            series, [&intervals](const TelemetrySample& s) { return inside(intervals, s.atMs); });
         if (values.empty())
             continue;
         out.byConcurrency.push_back({level, medianFigure(values, where), peakFigure(values, where)});
@@ -83,7 +85,8 @@ void computeMemory(const EndpointView& view, EndpointResources& out)
     QString totalFamily;
     const Series total = roleSeries(*source, totalRole, &totalFamily);
     if (!total.empty())
-        out.memoryTotal = {total.back().second, figureSource(totalFamily, source->source->url), int(total.size())};
+        out.memoryTotal
+            = {total.back().second, figureSource(totalFamily, source->source->url), int(total.size())};
 }
 
 /// The median of a gauge role over the samples taken while serving.
@@ -94,7 +97,8 @@ ResourceFigure servingMedian(const EndpointView& view, MetricRole role)
         return {};
     QString family;
     const Series series = roleSeries(*source, role, &family);
-    return medianFigure(valuesWhere(series, [&view](const TelemetrySample& s) { return inside(view.serving, s.atMs); }),
+    return medianFigure(
+        valuesWhere(series, [&view](const TelemetrySample& s) { return inside(view.serving, s.atMs); }),
         figureSource(family, source->source->url));
 }
 
@@ -136,7 +140,8 @@ void computeEnergy(const EndpointView& view, EndpointResources& out)
     if (!source)
         return;
     QString family;
-    const Series series = roleSeries(*source, counter ? MetricRole::GpuEnergy : MetricRole::GpuPower, &family);
+    const Series series
+        = roleSeries(*source, counter ? MetricRole::GpuEnergy : MetricRole::GpuPower, &family);
     double joules = 0;
     double coveredMs = 0;
     int pairs = 0;
@@ -173,8 +178,9 @@ void computeEnergy(const EndpointView& view, EndpointResources& out)
         return;
     const QString where = figureSource(family, source->source->url);
     out.energyPerToken = {joules / tokens,
-        (counter ? QStringLiteral("%1: Δ of the energy counter") : QStringLiteral("%1 integrated over time "
-                                                                                   "(trapezoids; no energy counter)"))
+        (counter ? QStringLiteral("%1: Δ of the energy counter")
+                 : QStringLiteral("%1 integrated over time "
+                                  "(trapezoids; no energy counter)"))
                 .arg(where)
             + QStringLiteral(" over the %1 s this endpoint was serving ÷ %2 completion tokens (warm-ups "
                              "included: they spent energy too)")
@@ -182,18 +188,21 @@ void computeEnergy(const EndpointView& view, EndpointResources& out)
                   .arg(tokens, 0, 'f', 0),
         pairs};
     if (resets > 0)
-        out.notes << QStringLiteral("%1 went down %2 times (counter reset): those intervals are left out of the "
-                                    "energy per token")
+        out.notes << QStringLiteral(
+            "%1 went down %2 times (counter reset): those intervals are left out of the "
+            "energy per token")
                          .arg(where)
                          .arg(resets);
     if (gapMs > 0)
-        out.notes << QStringLiteral("%1 had failed scrapes while serving: %2 s of serving left out of the energy "
-                                    "per token")
+        out.notes << QStringLiteral(
+            "%1 had failed scrapes while serving: %2 s of serving left out of the energy "
+            "per token")
                          .arg(where)
                          .arg(gapMs / 1000.0, 0, 'f', 1);
     if (coveredMs < 0.9 * servingMs)
-        out.notes << QStringLiteral("energy per token rests on %1 % of the serving time (samples did not cover the "
-                                    "rest): the figure may be off")
+        out.notes << QStringLiteral(
+            "energy per token rests on %1 % of the serving time (samples did not cover the "
+            "rest): the figure may be off")
                          .arg(std::llround(100 * coveredMs / servingMs));
 }
 

@@ -44,8 +44,8 @@ std::vector<Interval> merged(std::vector<Interval> intervals)
 bool inside(const std::vector<Interval>& intervals, double atMs)
 {
     // The last interval starting at or before atMs is the only one that can hold it.
-    auto it = std::upper_bound(intervals.begin(), intervals.end(), atMs,
-        [](double t, const Interval& i) { return t < i.startMs; });
+    auto it = std::upper_bound(
+        intervals.begin(), intervals.end(), atMs, [](double t, const Interval& i) { return t < i.startMs; });
     if (it == intervals.begin())
         return false;
     --it;
@@ -187,11 +187,11 @@ std::optional<CounterDelta> counterDelta(const EndpointView& view, MetricRole ro
 /// server restarted. Returns the note, or empty.
 QString restartNote(const SourceSamples& s)
 {
-    static const MetricRole counters[] = {MetricRole::GeneratedTokens, MetricRole::PromptTokens,
-        MetricRole::PromptTokensCached, MetricRole::Preemptions, MetricRole::PromptSeconds,
-        MetricRole::PredictedSeconds};
-    static const MetricRole histograms[] = {MetricRole::ServerTtft, MetricRole::ServerItl, MetricRole::ServerE2e,
-        MetricRole::ServerQueue, MetricRole::ServerPrefill};
+    static const MetricRole counters[]
+        = {MetricRole::GeneratedTokens, MetricRole::PromptTokens, MetricRole::PromptTokensCached,
+            MetricRole::Preemptions, MetricRole::PromptSeconds, MetricRole::PredictedSeconds};
+    static const MetricRole histograms[] = {MetricRole::ServerTtft, MetricRole::ServerItl,
+        MetricRole::ServerE2e, MetricRole::ServerQueue, MetricRole::ServerPrefill};
     std::map<MetricRole, std::pair<double, double>> last; // role → (value, atMs)
     for (const TelemetrySample* sample : s.samples) {
         if (!sample->ok())
@@ -201,8 +201,9 @@ QString restartNote(const SourceSamples& s)
                 return {};
             const auto it = last.find(role);
             if (it != last.end() && *v < it->second.first)
-                return QStringLiteral("%1: %2 went down from %3 to %4 between %5 and %6: the server restarted, "
-                                      "so its counters over the run are not measured")
+                return QStringLiteral(
+                    "%1: %2 went down from %3 to %4 between %5 and %6: the server restarted, "
+                    "so its counters over the run are not measured")
                     .arg(s.source->url, family)
                     .arg(it->second.first, 0, 'g', 10)
                     .arg(*v, 0, 'g', 10)
@@ -242,12 +243,13 @@ QStringList gapNotes(const SourceSamples& s, int& failed)
             ++j;
         const int n = int(j - i + 1);
         failed += n;
-        notes << (n == 1 ? QStringLiteral("%1 failed once at %2: %3")
-                               .arg(s.source->url, seconds(s.samples[i]->atMs), s.samples[i]->error)
-                         : QStringLiteral("%1 failed %2 times between %3 and %4: %5")
-                               .arg(s.source->url)
-                               .arg(n)
-                               .arg(seconds(s.samples[i]->atMs), seconds(s.samples[j]->atMs), s.samples[i]->error));
+        notes << (n == 1
+                ? QStringLiteral("%1 failed once at %2: %3")
+                      .arg(s.source->url, seconds(s.samples[i]->atMs), s.samples[i]->error)
+                : QStringLiteral("%1 failed %2 times between %3 and %4: %5")
+                      .arg(s.source->url)
+                      .arg(n)
+                      .arg(seconds(s.samples[i]->atMs), seconds(s.samples[j]->atMs), s.samples[i]->error));
         i = j + 1;
     }
     return notes;
@@ -335,9 +337,10 @@ void computeCounters(const EndpointView& view, EndpointResources& out)
             out.serverPromptTokens = p->delta + cached->delta;
             out.promptTokensQuantum = p->quantum + cached->quantum;
         } else {
-            out.notes << QStringLiteral("%1 counts only the prompt tokens computed (cache hits excluded) and this "
-                                        "build has no llamacpp:prompt_tokens_cached_total: server prompt tokens "
-                                        "not measured")
+            out.notes << QStringLiteral(
+                "%1 counts only the prompt tokens computed (cache hits excluded) and this "
+                "build has no llamacpp:prompt_tokens_cached_total: server prompt tokens "
+                "not measured")
                              .arg(figureSource(p->family, p->url));
         }
     }
@@ -352,9 +355,10 @@ void computeCounters(const EndpointView& view, EndpointResources& out)
     for (const SourceSamples& s : view.sources)
         anyBaseline = anyBaseline || s.baselineBefore;
     if (!view.sources.empty() && !anyBaseline)
-        out.notes << QStringLiteral("no good idle sample both before the first and after the last request (run "
-                                    "interrupted, or the sources failed): the server's counters over the run are "
-                                    "not measured");
+        out.notes << QStringLiteral(
+            "no good idle sample both before the first and after the last request (run "
+            "interrupted, or the sources failed): the server's counters over the run are "
+            "not measured");
 }
 
 void dropCounterFigures(EndpointResources& out)
@@ -386,9 +390,11 @@ EndpointResources computeEndpoint(const RunResult& result, int e)
             if (other.url != s.source->url || other.endpoint == e || other.endpoint < 0
                 || std::size_t(other.endpoint) >= result.endpoints.size())
                 continue;
-            out.notes << QStringLiteral("%1 is also scraped for \"%2\": its figures are the machine's, covering "
-                                        "both servers")
-                             .arg(s.source->url, result.endpoints[std::size_t(other.endpoint)].endpoint.displayName());
+            out.notes << QStringLiteral(
+                "%1 is also scraped for \"%2\": its figures are the machine's, covering "
+                "both servers")
+                             .arg(s.source->url,
+                                 result.endpoints[std::size_t(other.endpoint)].endpoint.displayName());
         }
     }
     computeGauges(view, out);

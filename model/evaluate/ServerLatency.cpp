@@ -76,8 +76,9 @@ std::optional<TtftBreakdown> fromTimings(const RunRecord& r)
     TtftBreakdown b;
     b.prefillMs = t->promptMs;
     b.firstDecodeMs = t->predictedPerTokenMs;
-    b.source = b.firstDecodeMs ? QStringLiteral("timings.prompt_ms, timings.predicted_per_token_ms (llama-server)")
-                               : QStringLiteral("timings.prompt_ms (llama-server)");
+    b.source = b.firstDecodeMs
+        ? QStringLiteral("timings.prompt_ms, timings.predicted_per_token_ms (llama-server)")
+        : QStringLiteral("timings.prompt_ms (llama-server)");
     return b;
 }
 
@@ -165,7 +166,8 @@ void computeTtftBreakdown(const EndpointView& view, EndpointResources& out)
         b->turn = r->turn;
         b->iteration = r->iteration;
         b->clientTtftMs = *r->request.metrics.ttftAnyMs;
-        const double server = b->queueMs.value_or(0) + b->prefillMs.value_or(0) + b->firstDecodeMs.value_or(0);
+        const double server
+            = b->queueMs.value_or(0) + b->prefillMs.value_or(0) + b->firstDecodeMs.value_or(0);
         b->networkAndQueueMs = std::max(0.0, b->clientTtftMs - server);
         out.ttftBreakdown.push_back(std::move(*b));
     }

@@ -172,8 +172,8 @@ private slots:
         QCOMPARE(e.value(QStringLiteral("endpoint")).toString(), QStringLiteral("Q (simulated)"));
         QVERIFY(e.value(QStringLiteral("sources")).isArray());
         QVERIFY(e.value(QStringLiteral("memory_by_concurrency")).isObject());
-        for (const char* key : {"memory_idle_bytes", "memory_peak_bytes", "power_median_w", "energy_per_token_j",
-                 "server_generated_tokens", "server_prompt_tokens"}) {
+        for (const char* key : {"memory_idle_bytes", "memory_peak_bytes", "power_median_w",
+                 "energy_per_token_j", "server_generated_tokens", "server_prompt_tokens"}) {
             const QJsonValue v = e.value(QLatin1String(key));
             QVERIFY2(v.isNull() || v.isDouble(), key);
         }

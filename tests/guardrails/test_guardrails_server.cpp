@@ -2,9 +2,8 @@
 // The guardrails read from the servers' own metrics: the clean comparison gets telemetry that
 // agrees with its records, and each test spoils it in exactly one way.
 #include "GuardrailTestSupport.h"
-#include "tests/stats/TelemetryTestSupport.h"
-
 #include "model/evaluate/ResourceParts.h"
+#include "tests/stats/TelemetryTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -21,8 +20,8 @@ bool contains(const QString& haystack, const char* needle)
     return haystack.contains(QString::fromUtf8(needle));
 }
 
-using Tweak = std::function<void(int endpoint, double at, Phase phase, std::vector<Value>& runtime,
-    std::vector<Value>& dcgm)>;
+using Tweak = std::function<void(
+    int endpoint, double at, Phase phase, std::vector<Value>& runtime, std::vector<Value>& dcgm)>;
 
 /// Telemetry that agrees with the run's records: per endpoint a vLLM /metrics whose gauges follow
 /// the requests in flight and whose counters count the client's tokens as each request ends, and
@@ -39,7 +38,8 @@ void addTelemetry(RunResult& run, const Tweak& tweak = {})
     }
     for (int e = 0; e < int(run.endpoints.size()); ++e) {
         const QString host = QStringLiteral("http://10.0.0.%1").arg(e + 1);
-        const int runtime = b.source(e, host + QStringLiteral(":8000/metrics"), TelemetrySource::Kind::Runtime);
+        const int runtime
+            = b.source(e, host + QStringLiteral(":8000/metrics"), TelemetrySource::Kind::Runtime);
         const int dcgm = b.source(e, host + QStringLiteral(":9400/metrics"));
         std::vector<std::pair<double, Phase>> times {{first - 100, Phase::IdleBefore}};
         for (double t = first + 50; t < last; t += 250)
@@ -64,7 +64,8 @@ void addTelemetry(RunResult& run, const Tweak& tweak = {})
                 {QStringLiteral("vllm:num_preemptions_total"), 0},
                 {QStringLiteral("vllm:kv_cache_usage_perc"), running > 0 ? 0.3 : 0.0}};
             std::vector<Value> gpu {{QStringLiteral("DCGM_FI_DEV_FB_USED"), 20480},
-                {QStringLiteral("DCGM_FI_DEV_FB_FREE"), 4096}, {QStringLiteral("DCGM_FI_DEV_POWER_USAGE"), 100}};
+                {QStringLiteral("DCGM_FI_DEV_FB_FREE"), 4096},
+                {QStringLiteral("DCGM_FI_DEV_POWER_USAGE"), 100}};
             if (tweak)
                 tweak(e, t, phase, rt, gpu);
             b.sample(runtime, t, phase, rt);
@@ -98,22 +99,25 @@ TEST(ServerGuardrails, TelemetryThatAgreesWithTheRecordsTriggersNothing)
 
 TEST(ServerGuardrails, MoreTokensOnTheServerThanTheClientRecorded)
 {
-    const auto g = checkGuardrails(withTelemetry([](int e, double, Phase phase, std::vector<Value>& rt, auto&) {
-        if (e == 1 && phase == Phase::IdleAfter)
-            named(rt, "vllm:generation_tokens_total")->value += 50; // a second client's answer
-    }).run);
+    const auto g
+        = checkGuardrails(withTelemetry([](int e, double, Phase phase, std::vector<Value>& rt, auto&) {
+              if (e == 1 && phase == Phase::IdleAfter)
+                  named(rt, "vllm:generation_tokens_total")->value += 50; // a second client's answer
+          }).run);
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("server_token_mismatch")}) << describe(g);
     EXPECT_EQ(g[0].endpoints, std::vector<int> {1});
-    EXPECT_TRUE(contains(g[0].evidence, "\"NVFP4\": generated tokens: server ")) << g[0].evidence.toStdString();
+    EXPECT_TRUE(contains(g[0].evidence, "\"NVFP4\": generated tokens: server "))
+        << g[0].evidence.toStdString();
     EXPECT_TRUE(contains(g[0].evidence, "(+50)")) << g[0].evidence.toStdString();
 }
 
 TEST(ServerGuardrails, PromptTokensAreComparedToo)
 {
-    const auto g = checkGuardrails(withTelemetry([](int e, double, Phase phase, std::vector<Value>& rt, auto&) {
-        if (e == 0 && phase == Phase::IdleAfter)
-            named(rt, "vllm:prompt_tokens_total")->value += 100;
-    }).run);
+    const auto g
+        = checkGuardrails(withTelemetry([](int e, double, Phase phase, std::vector<Value>& rt, auto&) {
+              if (e == 0 && phase == Phase::IdleAfter)
+                  named(rt, "vllm:prompt_tokens_total")->value += 100;
+          }).run);
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("server_token_mismatch")}) << describe(g);
     EXPECT_TRUE(contains(g[0].evidence, "prompt tokens: server ")) << g[0].evidence.toStdString();
     EXPECT_TRUE(contains(g[0].evidence, "(+100)")) << g[0].evidence.toStdString();
@@ -147,10 +151,11 @@ TEST(ServerGuardrails, RequestsWaitingThatWereNotOursMeanAnotherClient)
         }
     }).run);
     EXPECT_TRUE(own.empty()) << describe(own);
-    const auto g = checkGuardrails(withTelemetry([](int e, double, Phase phase, std::vector<Value>& rt, auto&) {
-        if (e == 0 && phase == Phase::IdleAfter)
-            named(rt, "vllm:num_requests_waiting")->value = 2;
-    }).run);
+    const auto g
+        = checkGuardrails(withTelemetry([](int e, double, Phase phase, std::vector<Value>& rt, auto&) {
+              if (e == 0 && phase == Phase::IdleAfter)
+                  named(rt, "vllm:num_requests_waiting")->value = 2;
+          }).run);
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("server_queueing")}) << describe(g);
     EXPECT_EQ(g[0].endpoints, std::vector<int> {0});
     EXPECT_TRUE(contains(g[0].evidence, "0 running + 2 waiting requests while Quantscope had 0 in flight"))
@@ -159,10 +164,11 @@ TEST(ServerGuardrails, RequestsWaitingThatWereNotOursMeanAnotherClient)
 
 TEST(ServerGuardrails, PreemptionsKvCacheAndRestart)
 {
-    const auto pre = checkGuardrails(withTelemetry([](int e, double, Phase phase, std::vector<Value>& rt, auto&) {
-        if (e == 1 && phase == Phase::IdleAfter)
-            named(rt, "vllm:num_preemptions_total")->value = 3;
-    }).run);
+    const auto pre
+        = checkGuardrails(withTelemetry([](int e, double, Phase phase, std::vector<Value>& rt, auto&) {
+              if (e == 1 && phase == Phase::IdleAfter)
+                  named(rt, "vllm:num_preemptions_total")->value = 3;
+          }).run);
     ASSERT_EQ(ids(pre), QStringList {QStringLiteral("server_preemptions")}) << describe(pre);
     EXPECT_TRUE(contains(pre[0].evidence, "\"NVFP4\": 3 requests preempted"));
 
@@ -178,10 +184,11 @@ TEST(ServerGuardrails, PreemptionsKvCacheAndRestart)
     ASSERT_EQ(ids(full), QStringList {QStringLiteral("kv_cache_near_full")}) << describe(full);
     EXPECT_TRUE(contains(full[0].evidence, "peaked at 97 %"));
 
-    const auto restart = checkGuardrails(withTelemetry([](int e, double t, Phase, std::vector<Value>& rt, auto&) {
-        if (e == 0 && t > 20000)
-            named(rt, "vllm:generation_tokens_total")->value -= 900;
-    }).run);
+    const auto restart
+        = checkGuardrails(withTelemetry([](int e, double t, Phase, std::vector<Value>& rt, auto&) {
+              if (e == 0 && t > 20000)
+                  named(rt, "vllm:generation_tokens_total")->value -= 900;
+          }).run);
     ASSERT_EQ(ids(restart), QStringList {QStringLiteral("server_restarted")}) << describe(restart);
     EXPECT_TRUE(contains(restart[0].evidence, "vllm:generation_tokens_total went down"));
 }
@@ -189,17 +196,19 @@ TEST(ServerGuardrails, PreemptionsKvCacheAndRestart)
 TEST(ServerGuardrails, IdleMemoryThatGrewBeyondAGibibyte)
 {
     const auto grew = [](double mib) {
-        return checkGuardrails(withTelemetry([mib](int e, double, Phase phase, auto&, std::vector<Value>& gpu) {
-            if (e == 1 && phase == Phase::IdleAfter) {
-                named(gpu, "DCGM_FI_DEV_FB_USED")->value += mib;
-                named(gpu, "DCGM_FI_DEV_FB_FREE")->value -= mib;
-            }
-        }).run);
+        return checkGuardrails(
+            withTelemetry([mib](int e, double, Phase phase, auto&, std::vector<Value>& gpu) {
+                if (e == 1 && phase == Phase::IdleAfter) {
+                    named(gpu, "DCGM_FI_DEV_FB_USED")->value += mib;
+                    named(gpu, "DCGM_FI_DEV_FB_FREE")->value -= mib;
+                }
+            }).run);
     };
     EXPECT_TRUE(grew(900).empty()) << describe(grew(900));
     const auto g = grew(1536);
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("memory_grew")}) << describe(g);
-    EXPECT_TRUE(contains(g[0].evidence, "GPU memory at idle 20.0 GiB before the run, 21.5 GiB after (+1.5 GiB"))
+    EXPECT_TRUE(
+        contains(g[0].evidence, "GPU memory at idle 20.0 GiB before the run, 21.5 GiB after (+1.5 GiB"))
         << g[0].evidence.toStdString();
     (void)MiB;
 }
@@ -215,6 +224,7 @@ TEST(ServerGuardrails, FailedScrapesAreInformational)
     const auto g = checkGuardrails(b.run);
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("telemetry_gaps")}) << describe(g);
     EXPECT_EQ(g[0].severity, Guardrail::Severity::Info);
-    EXPECT_TRUE(contains(g[0].evidence, "\"FP8\": 4 failed scrapes (http://10.0.0.1:9400/metrics failed 4 times"))
+    EXPECT_TRUE(
+        contains(g[0].evidence, "\"FP8\": 4 failed scrapes (http://10.0.0.1:9400/metrics failed 4 times"))
         << g[0].evidence.toStdString();
 }

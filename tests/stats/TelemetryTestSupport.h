@@ -58,7 +58,8 @@ public:
         return int(m_t.sources.size()) - 1;
     }
 
-    TelemetrySample& sample(int source, double atMs, TelemetrySample::Phase phase, const std::vector<Value>& values)
+    TelemetrySample& sample(
+        int source, double atMs, TelemetrySample::Phase phase, const std::vector<Value>& values)
     {
         TelemetrySample s;
         s.source = source;

@@ -3,7 +3,6 @@
 // hand from the script, not by the code under test.
 #include "StatsTestSupport.h"
 #include "TelemetryTestSupport.h"
-
 #include "model/evaluate/Evaluation.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/Resources.h"
@@ -85,8 +84,8 @@ Spark spark(const std::function<void(double at, Phase phase, std::vector<Value>&
 {
     Spark s;
     RunResult& run = s.run;
-    run.records = {timed(0, 1000, 1000, 1, 10, true), timed(0, 3000, 2000, 1, 40), timed(0, 6000, 2000, 1, 40),
-        timed(0, 10000, 4000, 2, 50), timed(0, 10000, 4000, 2, 50)};
+    run.records = {timed(0, 1000, 1000, 1, 10, true), timed(0, 3000, 2000, 1, 40),
+        timed(0, 6000, 2000, 1, 40), timed(0, 10000, 4000, 2, 50), timed(0, 10000, 4000, 2, 50)};
     TelemetryBuilder b(run.telemetry);
     s.runtime = b.source(0, QStringLiteral("http://spark:8080/metrics"), TelemetrySource::Kind::Runtime);
     s.node = b.source(0, QStringLiteral("http://spark:9100/metrics"));
@@ -155,8 +154,8 @@ TEST(Resources, HostMemoryIdlePeakMedianAndPerConcurrencyFollowTheScript)
     const EndpointResources& r = report.endpoints[0];
     EXPECT_EQ(r.label, QStringLiteral("spark"));
     EXPECT_EQ(r.sources,
-        (QStringList {QStringLiteral("http://spark:8080/metrics"), QStringLiteral("http://spark:9100/metrics"),
-            QStringLiteral("http://spark:9400/metrics")}));
+        (QStringList {QStringLiteral("http://spark:8080/metrics"),
+            QStringLiteral("http://spark:9100/metrics"), QStringLiteral("http://spark:9400/metrics")}));
     EXPECT_EQ(r.memoryKind, QStringLiteral("host"));
     EXPECT_DOUBLE_EQ(*r.memoryIdle.value, 60 * GiB);
     EXPECT_EQ(r.memoryIdle.samples, 4);
@@ -167,7 +166,8 @@ TEST(Resources, HostMemoryIdlePeakMedianAndPerConcurrencyFollowTheScript)
     EXPECT_EQ(r.memoryPeak.samples, 18);
     EXPECT_DOUBLE_EQ(*r.memoryServingMedian.value, 62 * GiB);
     EXPECT_EQ(r.memoryIdle.source,
-        QStringLiteral("node_memory_MemTotal_bytes − node_memory_MemAvailable_bytes @ http://spark:9100/metrics"));
+        QStringLiteral(
+            "node_memory_MemTotal_bytes − node_memory_MemAvailable_bytes @ http://spark:9100/metrics"));
     EXPECT_DOUBLE_EQ(*r.memoryTotal.value, 128 * GiB);
     ASSERT_EQ(r.byConcurrency.size(), 2u);
     EXPECT_EQ(r.byConcurrency[0].concurrency, 1);
@@ -196,8 +196,8 @@ TEST(Resources, EnergyCounterOverTheServingIntervalsPerCompletionToken)
     // 100 W for the 9 s the endpoint was serving = 900 J over 190 completion tokens (warm-up included).
     ASSERT_TRUE(r.energyPerToken.value);
     EXPECT_NEAR(*r.energyPerToken.value, 900.0 / 190.0, 1e-9);
-    EXPECT_TRUE(r.energyPerToken.source.startsWith(
-        QStringLiteral("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION @ http://spark:9400/metrics: Δ of the energy counter")));
+    EXPECT_TRUE(r.energyPerToken.source.startsWith(QStringLiteral(
+        "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION @ http://spark:9400/metrics: Δ of the energy counter")));
     EXPECT_TRUE(r.energyPerToken.source.contains(QStringLiteral("warm-ups included")));
     EXPECT_TRUE(r.energyPerToken.source.contains(QStringLiteral("190 completion tokens")));
 }
@@ -207,8 +207,8 @@ TEST(Resources, EnergyCounterWithPowerThatFollowsTheLoad)
     // Samples on whole seconds, so each interval is all serving or all idle: 20 W idle, 100 W at
     // concurrency 1 (5 s), 200 W at concurrency 2 (4 s): 500 + 800 J.
     RunResult run = makeRun({QStringLiteral("gpu")});
-    run.records = {timed(0, 1000, 1000, 1, 10, true), timed(0, 3000, 2000, 1, 40), timed(0, 6000, 2000, 1, 40),
-        timed(0, 10000, 4000, 2, 50), timed(0, 10000, 4000, 2, 50)};
+    run.records = {timed(0, 1000, 1000, 1, 10, true), timed(0, 3000, 2000, 1, 40),
+        timed(0, 6000, 2000, 1, 40), timed(0, 10000, 4000, 2, 50), timed(0, 10000, 4000, 2, 50)};
     TelemetryBuilder b(run.telemetry);
     const int dcgm = b.source(0, QStringLiteral("http://gpu:9400/metrics"));
     double joules = 0;
@@ -229,8 +229,8 @@ TEST(Resources, EnergyCounterWithPowerThatFollowsTheLoad)
 TEST(Resources, WithoutAnEnergyCounterPowerIsIntegratedAndGapsAreLeftOut)
 {
     RunResult run = makeRun({QStringLiteral("gpu")});
-    run.records = {timed(0, 1000, 1000, 1, 10, true), timed(0, 3000, 2000, 1, 40), timed(0, 6000, 2000, 1, 40),
-        timed(0, 10000, 4000, 2, 50), timed(0, 10000, 4000, 2, 50)};
+    run.records = {timed(0, 1000, 1000, 1, 10, true), timed(0, 3000, 2000, 1, 40),
+        timed(0, 6000, 2000, 1, 40), timed(0, 10000, 4000, 2, 50), timed(0, 10000, 4000, 2, 50)};
     RunResult gapped = run;
     for (RunResult* r : {&run, &gapped}) {
         TelemetryBuilder b(r->telemetry);
@@ -260,10 +260,11 @@ TEST(Resources, WithoutAnEnergyCounterPowerIsIntegratedAndGapsAreLeftOut)
 
 TEST(Resources, GpuFramebufferIsPreferredOverHostMemory)
 {
-    const Spark s = spark([](double, Phase, std::vector<Value>&, std::vector<Value>&, std::vector<Value>& dcgm) {
-        dcgm.push_back({QStringLiteral("DCGM_FI_DEV_FB_USED"), 30000});
-        dcgm.push_back({QStringLiteral("DCGM_FI_DEV_FB_FREE"), 10000});
-    });
+    const Spark s
+        = spark([](double, Phase, std::vector<Value>&, std::vector<Value>&, std::vector<Value>& dcgm) {
+              dcgm.push_back({QStringLiteral("DCGM_FI_DEV_FB_USED"), 30000});
+              dcgm.push_back({QStringLiteral("DCGM_FI_DEV_FB_FREE"), 10000});
+          });
     const EndpointResources r = computeResources(s.run).endpoints[0];
     EXPECT_EQ(r.memoryKind, QStringLiteral("gpu"));
     EXPECT_DOUBLE_EQ(*r.memoryIdle.value, 30000 * MiB);
@@ -289,9 +290,11 @@ TEST(Resources, ServerCountersBetweenTheBaselinesMatchTheClientSums)
 
 TEST(Resources, LlamaServerWithoutTheCachedCounterHasNoServerPromptCount)
 {
-    const Spark s = spark([](double, Phase, std::vector<Value>& runtime, std::vector<Value>&, std::vector<Value>&) {
-        std::erase_if(runtime, [](const Value& v) { return v.name == u"llamacpp:prompt_tokens_cached_total"; });
-    });
+    const Spark s
+        = spark([](double, Phase, std::vector<Value>& runtime, std::vector<Value>&, std::vector<Value>&) {
+              std::erase_if(
+                  runtime, [](const Value& v) { return v.name == u"llamacpp:prompt_tokens_cached_total"; });
+          });
     const EndpointResources r = computeResources(s.run).endpoints[0];
     EXPECT_FALSE(r.serverPromptTokens);
     EXPECT_TRUE(r.notes.join(u'\n').contains(QStringLiteral("cache hits excluded")));
@@ -299,18 +302,20 @@ TEST(Resources, LlamaServerWithoutTheCachedCounterHasNoServerPromptCount)
 
 TEST(Resources, ACounterThatWentDownIsARestartAndNoDeltaIsMeasured)
 {
-    const Spark s = spark([](double t, Phase, std::vector<Value>& runtime, std::vector<Value>&, std::vector<Value>&) {
-        if (t > 9000)
-            runtime[0].value -= 1000; // the process restarted at 9 s and counted from 0
-    });
+    const Spark s
+        = spark([](double t, Phase, std::vector<Value>& runtime, std::vector<Value>&, std::vector<Value>&) {
+              if (t > 9000)
+                  runtime[0].value -= 1000; // the process restarted at 9 s and counted from 0
+          });
     const EndpointResources r = computeResources(s.run).endpoints[0];
     EXPECT_TRUE(r.restarted);
     EXPECT_FALSE(r.serverGeneratedTokens);
     EXPECT_FALSE(r.serverPromptTokens);
     EXPECT_FALSE(r.serverGeneratedPerSecond);
     EXPECT_DOUBLE_EQ(*r.clientGeneratedTokens, 190);
-    EXPECT_TRUE(r.notes.join(u'\n').contains(QStringLiteral("llamacpp:tokens_predicted_total went down from 1090 "
-                                                            "to 90 between ")))
+    EXPECT_TRUE(
+        r.notes.join(u'\n').contains(QStringLiteral("llamacpp:tokens_predicted_total went down from 1090 "
+                                                    "to 90 between ")))
         << r.notes.join(u'\n').toStdString();
     const QStringList g = ids(checkGuardrails(s.run));
     EXPECT_TRUE(g.contains(QStringLiteral("server_restarted")));
@@ -335,7 +340,8 @@ TEST(Resources, FailedScrapesAreCountedAndNotedAsOneGap)
     EXPECT_DOUBLE_EQ(*r.memoryPeak.value, 65 * GiB);
     const auto g = checkGuardrails(s.run);
     ASSERT_TRUE(ids(g).contains(QStringLiteral("telemetry_gaps")));
-    const auto gaps = std::find_if(g.begin(), g.end(), [](const Guardrail& x) { return x.id == u"telemetry_gaps"; });
+    const auto gaps
+        = std::find_if(g.begin(), g.end(), [](const Guardrail& x) { return x.id == u"telemetry_gaps"; });
     EXPECT_EQ(gaps->severity, Guardrail::Severity::Info);
 }
 
@@ -411,7 +417,8 @@ TEST(Resources, JsonCarriesTheScriptedFiguresAndTheirSources)
     EXPECT_EQ(e["server_prompt_tokens"], 1000);
     EXPECT_EQ(e["client_prompt_tokens"], 1000);
     EXPECT_EQ(e["memory_kind"], "host");
-    EXPECT_EQ(e["figure_sources"]["power_median_w"]["source"], "DCGM_FI_DEV_POWER_USAGE @ http://spark:9400/metrics");
+    EXPECT_EQ(e["figure_sources"]["power_median_w"]["source"],
+        "DCGM_FI_DEV_POWER_USAGE @ http://spark:9400/metrics");
     EXPECT_EQ(e["figure_sources"]["memory_peak_bytes"]["samples"], 18);
 }
 
@@ -443,8 +450,8 @@ RunResult vllmRun()
         for (const Value& x : histogram(QStringLiteral("vllm:request_queue_time_seconds"), queueSum[done], n,
                  {{QStringLiteral("0.05"), n}, {QStringLiteral("+Inf"), n}}))
             v.push_back(x);
-        for (const Value& x : histogram(QStringLiteral("vllm:request_prefill_time_seconds"), prefillSum[done], n,
-                 {{QStringLiteral("0.5"), n}, {QStringLiteral("+Inf"), n}}))
+        for (const Value& x : histogram(QStringLiteral("vllm:request_prefill_time_seconds"), prefillSum[done],
+                 n, {{QStringLiteral("0.5"), n}, {QStringLiteral("+Inf"), n}}))
             v.push_back(x);
         return v;
     };
@@ -533,10 +540,11 @@ TEST(Resources, TtftBreakdownFromLlamaServerTimings)
 
 TEST(Resources, MoreRequestsOnTheServerThanInFlightIsForeignLoad)
 {
-    const Spark s = spark([](double t, Phase, std::vector<Value>& runtime, std::vector<Value>&, std::vector<Value>&) {
-        if (t == 4250) // one request of ours in flight, and one more waiting on the server
-            runtime[4].value = 1;
-    });
+    const Spark s
+        = spark([](double t, Phase, std::vector<Value>& runtime, std::vector<Value>&, std::vector<Value>&) {
+              if (t == 4250) // one request of ours in flight, and one more waiting on the server
+                  runtime[4].value = 1;
+          });
     const EndpointResources r = computeResources(s.run).endpoints[0];
     EXPECT_EQ(r.foreignLoad.samples, 1);
     EXPECT_DOUBLE_EQ(r.foreignLoad.atMs, 4250);
@@ -556,7 +564,8 @@ TEST(Resources, EvaluationCarriesResourcesAndCombineRenumbersTelemetry)
     ASSERT_EQ(combined.telemetry.sources.size(), 4u);
     EXPECT_EQ(combined.telemetry.sources[3].endpoint, 1);
     EXPECT_EQ(combined.telemetry.sources[3].url, QStringLiteral("http://vllm:8000/metrics"));
-    EXPECT_EQ(combined.telemetry.samples.size(), s.run.telemetry.samples.size() + other.telemetry.samples.size());
+    EXPECT_EQ(
+        combined.telemetry.samples.size(), s.run.telemetry.samples.size() + other.telemetry.samples.size());
     EXPECT_TRUE(std::is_sorted(combined.telemetry.samples.begin(), combined.telemetry.samples.end(),
         [](const TelemetrySample& a, const TelemetrySample& b) { return a.atMs < b.atMs; }));
     const ResourceReport report = computeResources(combined);

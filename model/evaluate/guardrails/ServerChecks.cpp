@@ -50,7 +50,8 @@ struct ClientCount {
     int estimated = 0;
 };
 
-ClientCount clientCount(const Context& ctx, const std::vector<int>& endpoints, TokenCount RequestMetrics::*field)
+ClientCount clientCount(
+    const Context& ctx, const std::vector<int>& endpoints, TokenCount RequestMetrics::*field)
 {
     ClientCount c;
     for (int e : endpoints) {
@@ -71,7 +72,8 @@ ClientCount clientCount(const Context& ctx, const std::vector<int>& endpoints, T
 
 /// One line when the server's Δ and the client's sum disagree beyond the counter's print quantum;
 /// empty otherwise. Estimated client counts are not compared (estimated_tokens says why).
-QString compareCounts(const QString& what, std::optional<double> server, const ClientCount& client, double quantum)
+QString compareCounts(
+    const QString& what, std::optional<double> server, const ClientCount& client, double quantum)
 {
     if (!server || client.estimated > 0)
         return {};
@@ -110,7 +112,8 @@ std::optional<Guardrail> checkServerTokens(const Context& ctx)
             return QString();
         QString line = QStringLiteral("%1: %2").arg(ctx.name(e), parts.join(QStringLiteral("; ")));
         if (server.size() > 1)
-            line += QStringLiteral(" (client sums over the %1 endpoints at this server's /metrics)").arg(server.size());
+            line += QStringLiteral(" (client sums over the %1 endpoints at this server's /metrics)")
+                        .arg(server.size());
         return line;
     });
     return report(ctx, std::move(found), Severity::Warning,
@@ -128,8 +131,9 @@ std::optional<Guardrail> checkServerQueueing(const Context& ctx)
         const ForeignLoad& f = r.foreignLoad;
         if (f.samples == 0)
             return QString();
-        return QStringLiteral("%1: at %2 s the server held %3 running + %4 waiting requests while Quantscope had "
-                              "%5 in flight (%6 samples like this; %7)")
+        return QStringLiteral(
+            "%1: at %2 s the server held %3 running + %4 waiting requests while Quantscope had "
+            "%5 in flight (%6 samples like this; %7)")
             .arg(ctx.name(e))
             .arg(f.atMs / 1000.0, 0, 'f', 1)
             .arg(count(f.running), count(f.waiting))
@@ -149,14 +153,15 @@ std::optional<Guardrail> checkServerPreemptions(const Context& ctx)
     Finding found = perServer(ctx, [&ctx](int e, const EndpointResources& r) {
         if (!r.preemptions || *r.preemptions <= 0)
             return QString();
-        return QStringLiteral("%1: %2 requests preempted during the run").arg(ctx.name(e), count(*r.preemptions));
+        return QStringLiteral("%1: %2 requests preempted during the run")
+            .arg(ctx.name(e), count(*r.preemptions));
     });
     return report(ctx, std::move(found), Severity::Warning,
         QStringLiteral("The server preempted requests (KV cache ran out)"),
-        QStringLiteral(
-            "A preempted request is recomputed later, so its latency measures memory pressure, not the model. "
-            "Lower the concurrency, shorten the context, or give the server more KV cache "
-            "(vLLM --gpu-memory-utilization, SGLang --mem-fraction-static)."));
+        QStringLiteral("A preempted request is recomputed later, so its latency measures memory pressure, "
+                       "not the model. "
+                       "Lower the concurrency, shorten the context, or give the server more KV cache "
+                       "(vLLM --gpu-memory-utilization, SGLang --mem-fraction-static)."));
 }
 
 std::optional<Guardrail> checkKvCacheFull(const Context& ctx)
@@ -168,9 +173,9 @@ std::optional<Guardrail> checkKvCacheFull(const Context& ctx)
             .arg(ctx.name(e), fmtPercent(*r.kvCachePeak.value), r.kvCachePeak.source);
     });
     return report(ctx, std::move(found), Severity::Warning, QStringLiteral("The KV cache was nearly full"),
-        QStringLiteral(
-            "Near %1 the server queues or preempts requests, and latency measures the cache's size. Lower the "
-            "concurrency or the context, or give the server more KV cache.")
+        QStringLiteral("Near %1 the server queues or preempts requests, and latency measures the cache's "
+                       "size. Lower the "
+                       "concurrency or the context, or give the server more KV cache.")
             .arg(fmtPercent(kKvCacheFull)));
 }
 
@@ -185,10 +190,13 @@ std::optional<Guardrail> checkMemoryGrew(const Context& ctx)
         if (growth <= std::max(kMemoryGrowthBytes, kMemoryGrowthShare * base))
             return QString();
         return QStringLiteral("%1: %2 memory at idle %3 before the run, %4 after (+%5; %6)")
-            .arg(ctx.name(e), r.memoryKind == QStringLiteral("gpu") ? QStringLiteral("GPU") : QStringLiteral("host"),
-                bytesText(before), bytesText(*r.memoryIdleAfter.value), bytesText(growth), r.memoryIdleBefore.source);
+            .arg(ctx.name(e),
+                r.memoryKind == QStringLiteral("gpu") ? QStringLiteral("GPU") : QStringLiteral("host"),
+                bytesText(before), bytesText(*r.memoryIdleAfter.value), bytesText(growth),
+                r.memoryIdleBefore.source);
     });
-    return report(ctx, std::move(found), Severity::Warning, QStringLiteral("Memory at idle grew during the run"),
+    return report(ctx, std::move(found), Severity::Warning,
+        QStringLiteral("Memory at idle grew during the run"),
         QStringLiteral(
             "Another process's memory grew while the benchmark ran, or the server kept what it allocated "
             "(caches, CUDA graphs). Peak figures may then not be the server's alone, and a memory budget "
@@ -207,7 +215,8 @@ std::optional<Guardrail> checkServerRestarted(const Context& ctx)
                 why << n;
         return QStringLiteral("%1: %2").arg(ctx.name(e), why.join(QStringLiteral("; ")));
     });
-    return report(ctx, std::move(found), Severity::Warning, QStringLiteral("A server restarted during the run"),
+    return report(ctx, std::move(found), Severity::Warning,
+        QStringLiteral("A server restarted during the run"),
         QStringLiteral(
             "Requests before and after the restart may have met a cold server or other settings, and the "
             "server's counters over the run are not measured. Find out why it restarted (out of memory?) and "
@@ -231,9 +240,10 @@ std::optional<Guardrail> checkTelemetryGaps(const Context& ctx)
             .arg(listed(gaps, 3));
     });
     return report(ctx, std::move(found), Severity::Info, QStringLiteral("Some metrics scrapes failed"),
-        QStringLiteral(
-            "The resource figures have gaps there (nothing is interpolated across one); the requests were not "
-            "affected. Check that the exporter stays up and answers within the scrape period (--scrape-ms)."));
+        QStringLiteral("The resource figures have gaps there (nothing is interpolated across one); the "
+                       "requests were not "
+                       "affected. Check that the exporter stays up and answers within the scrape period "
+                       "(--scrape-ms)."));
 }
 
 } // namespace qs::guardrails
