@@ -26,7 +26,8 @@ int runSummary(const QStringList& args)
     p.setApplicationDescription(QStringLiteral(
         "Summarise a results file: per endpoint × test (and turn), median TTFT (any and visible), first "
         "sentence, e2e and decode tok/s over measured runs (warm-ups and failures excluded), gate passes, "
-        "errors; and aggregate throughput per concurrency level."));
+        "errors; aggregate throughput per concurrency level; and, where the servers' metrics were scraped, "
+        "memory, power, energy per token and the servers' own token counts per endpoint."));
     p.addHelpOption();
     p.addPositionalArgument(
         QStringLiteral("FILE"), QStringLiteral("A results file written by quantscope run."));
@@ -64,6 +65,7 @@ int runSummary(const QStringList& args)
         j["comparison"] = toJson(comparison);
         j["scaling"] = toJson(scaling);
         j["warnings"] = toJson(warnings);
+        j["resources"] = toJson(ev.resources);
         out << QString::fromStdString(j.dump(2)) << '\n';
         return 0;
     }

@@ -3,6 +3,8 @@
 
 #include "model/gates/QualityGates.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 
 namespace qs::app {
@@ -84,6 +86,72 @@ void printComparison(QTextStream& out, const PairedComparison& comparison)
             }
             out << "    " << g.sentence << '\n';
         }
+    }
+}
+
+QString figureText(const std::optional<double>& v, const std::function<QString(double)>& format)
+{
+    return v ? format(*v) : QStringLiteral("-");
+}
+
+QString countText(double v)
+{
+    return QString::number(v, 'f', 0);
+}
+
+/// The idle / peak / per-concurrency table the seeds kept by hand, power, energy per token and the
+/// servers' own token counts beside the client's; then the servers' latency and the notes.
+void printResources(QTextStream& out, const ResourceReport& report, int width)
+{
+    if (!report.collected)
+        return;
+    out << "\nServer resources (memory while serving, power median while serving; - = not measured; "
+           "docs/methodology.md \"Server resources\"):\n";
+    out << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7  %8\n")
+               .arg(QStringLiteral("endpoint"), -width)
+               .arg(QStringLiteral("memory"), -6)
+               .arg(QStringLiteral("idle"), 10)
+               .arg(QStringLiteral("peak"), 10)
+               .arg(QStringLiteral("power"), 7)
+               .arg(QStringLiteral("J/token"), 8)
+               .arg(QStringLiteral("generated server/client"), 23)
+               .arg(QStringLiteral("by concurrency: median (peak)"));
+    for (const EndpointResources& e : report.endpoints) {
+        QStringList levels;
+        for (const ConcurrencyResources& c : e.byConcurrency)
+            levels << QStringLiteral("%1: %2 (%3)")
+                          .arg(c.concurrency)
+                          .arg(figureText(c.memoryMedian.value, bytesText),
+                              figureText(c.memoryPeak.value, bytesText));
+        out << QStringLiteral("  %1 %2 %3 %4 %5 %6 %7  %8\n")
+                   .arg(e.label, -width)
+                   .arg(e.memoryKind.isEmpty() ? QStringLiteral("-") : e.memoryKind, -6)
+                   .arg(figureText(e.memoryIdle.value, bytesText), 10)
+                   .arg(figureText(e.memoryPeak.value, bytesText), 10)
+                   .arg(figureText(e.powerMedian.value,
+                            [](double w) { return QString::number(w, 'f', 0) + QStringLiteral(" W"); }),
+                       7)
+                   .arg(figureText(
+                            e.energyPerToken.value, [](double j) { return QString::number(j, 'f', 2); }),
+                       8)
+                   .arg(figureText(e.serverGeneratedTokens, countText) + QStringLiteral(" / ")
+                           + figureText(e.clientGeneratedTokens, countText),
+                       23)
+                   .arg(levels.isEmpty() ? QStringLiteral("-") : levels.join(QStringLiteral(", ")));
+    }
+    for (const EndpointResources& e : report.endpoints) {
+        QStringList latency;
+        for (const ServerLatency& l : e.serverLatency)
+            latency << QStringLiteral("%1 mean %2 ms (client %3)")
+                           .arg(metricRoleTitle(l.role), ms(l.meanMs), ms(l.clientMeanMs));
+        if (!latency.isEmpty())
+            out << "  " << e.label << ": " << latency.join(QStringLiteral("; ")) << '\n';
+        constexpr int maxNotes = 3;
+        for (int i = 0; i < std::min(maxNotes, int(e.notes.size())); ++i)
+            out << "  " << e.label << ": note: " << e.notes[i] << '\n';
+        if (e.notes.size() > maxNotes)
+            out << "  " << e.label << ": … " << (e.notes.size() - maxNotes)
+                << " more notes (summary --json)\n";
     }
 }
 
@@ -173,6 +241,7 @@ void writeSummaryText(QTextStream& out, const RunResult& result, const Evaluatio
                        .arg(t.outputTokens)
                        .arg(t.windowMs / 1000.0, 0, 'f', 2);
     }
+    printResources(out, ev.resources, width);
 }
 
 } // namespace qs::app

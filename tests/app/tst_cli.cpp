@@ -151,6 +151,36 @@ private slots:
         QVERIFY(r.err.contains(QStringLiteral("JSON object")));
     }
 
+    void summaryJsonHasResourcesPerEndpoint()
+    {
+        // Issue #11's script interface: one "resources" entry per endpoint with these keys, null
+        // where not measured; the client's token sums are always there.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("r.json"));
+        const Run r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+                              QStringLiteral("--endpoint"), QStringLiteral("name=Q,url=sim:q4km-like"),
+                              QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--warmup"),
+                              QStringLiteral("0"), QStringLiteral("--out"), out},
+            120000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const Run s = run({QStringLiteral("summary"), out, QStringLiteral("--json")});
+        QCOMPARE(s.code, 0);
+        const QJsonArray resources
+            = QJsonDocument::fromJson(s.out.toUtf8()).object().value(QStringLiteral("resources")).toArray();
+        QCOMPARE(resources.size(), 1);
+        const QJsonObject e = resources.first().toObject();
+        QCOMPARE(e.value(QStringLiteral("endpoint")).toString(), QStringLiteral("Q (simulated)"));
+        QVERIFY(e.value(QStringLiteral("sources")).isArray());
+        QVERIFY(e.value(QStringLiteral("memory_by_concurrency")).isObject());
+        for (const char* key : {"memory_idle_bytes", "memory_peak_bytes", "power_median_w",
+                 "energy_per_token_j", "server_generated_tokens", "server_prompt_tokens"}) {
+            const QJsonValue v = e.value(QLatin1String(key));
+            QVERIFY2(v.isNull() || v.isDouble(), key);
+        }
+        QVERIFY(e.value(QStringLiteral("client_generated_tokens")).toDouble() > 0);
+        QVERIFY(e.value(QStringLiteral("client_prompt_tokens")).toDouble() > 0);
+    }
+
     void runThenSummary()
     {
         QTemporaryDir dir;
