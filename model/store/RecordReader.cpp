@@ -2,6 +2,7 @@
 // Reading records and headers from their JSON, every field type-checked.
 #include "model/core/RecordFields.h"
 #include "model/store/ResultFields.h"
+#include "model/store/TelemetryFields.h"
 
 #include <algorithm>
 
@@ -181,6 +182,8 @@ RunSettings settingsFromJson(const json& j, const Loc& loc)
                 = quint64(checkedInteger(*seed, loc.member("seed"), 0, std::numeric_limits<qint64>::max()));
     }
     s.requestTimeoutMs = f.integer("request_timeout_ms", 0, 0);
+    s.serverMetrics = f.boolean("server_metrics", s.serverMetrics);
+    s.scrapeMs = f.integer("scrape_ms", s.scrapeMs, 0);
     return s;
 }
 
@@ -391,6 +394,8 @@ RunResult headerFromJson(const nlohmann::json& j, const std::string& where)
     if (!endpoints)
         f.missing("endpoints");
     r.endpoints = endpointsFromJson(*endpoints, loc.member("endpoints"));
+    if (const nlohmann::json* t = f.object("telemetry"))
+        r.telemetry = telemetryFromJson(*t, loc.member("telemetry"), r.endpoints.size());
     return r;
 }
 

@@ -6,6 +6,7 @@
 
 #include "model/store/ResultFile.h"
 
+#include <cmath>
 #include <string>
 
 namespace qs::results {
@@ -29,6 +30,12 @@ constexpr std::size_t kMaxValuesPerItem = 2'000'000;
 inline std::string u8(const QString& s)
 {
     return s.toStdString();
+}
+
+/// Milliseconds are stored with microsecond resolution: more digits would be noise.
+inline double roundUs(double ms)
+{
+    return std::round(ms * 1000.0) / 1000.0;
 }
 
 /// Compact, and never throwing on a stray invalid UTF-8 byte in an opaque request body.

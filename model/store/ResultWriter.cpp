@@ -3,6 +3,7 @@
 #include "model/core/Clock.h"
 #include "model/core/RecordFields.h"
 #include "model/store/ResultFormat.h"
+#include "model/store/TelemetryFields.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -18,12 +19,6 @@ using namespace results;
 /// Serialization flushes to the file in chunks of this size, so saving never holds a second
 /// copy of the whole file in memory.
 constexpr std::size_t kWriteChunk = 4u << 20;
-
-// Milliseconds are stored with microsecond resolution: more digits would be noise.
-double roundUs(double ms)
-{
-    return std::round(ms * 1000.0) / 1000.0;
-}
 
 json optMs(const std::optional<double>& v)
 {
@@ -102,7 +97,8 @@ json settingsToJson(const RunSettings& s)
     return {{"warmup", s.warmup < 0 ? json(nullptr) : json(s.warmup)},
         {"runs", s.runs < 0 ? json(nullptr) : json(s.runs)}, {"order", u8(runOrderId(s.order))},
         {"concurrency", s.concurrency}, {"max_tokens", opt(s.maxTokens)}, {"seed", s.seed},
-        {"request_timeout_ms", s.requestTimeoutMs}};
+        {"request_timeout_ms", s.requestTimeoutMs}, {"server_metrics", s.serverMetrics},
+        {"scrape_ms", s.scrapeMs}};
 }
 
 json endpointsToJson(const std::vector<RunEndpoint>& endpoints)
@@ -116,8 +112,33 @@ json endpointsToJson(const std::vector<RunEndpoint>& endpoints)
     return list;
 }
 
+/// Appends `items` as a JSON list, one element (made by `toJson`) per line indented by `indent`,
+/// handing `out` to `sink` whenever it grew past kWriteChunk.
+template <typename Items, typename ToJson, typename Sink>
+void writeList(std::string& out, const Items& items, const char* indent, ToJson&& toJson, Sink& sink)
+{
+    out += '[';
+    bool first = true;
+    for (const auto& item : items) {
+        out += first ? "\n" : ",\n";
+        first = false;
+        out += indent;
+        out += dumpCompact(toJson(item));
+        if (out.size() >= kWriteChunk) {
+            sink(std::string_view(out));
+            out.clear();
+        }
+    }
+    if (!first) {
+        out += '\n';
+        out += std::string_view(indent).substr(1);
+    }
+    out += ']';
+}
+
 /// Writes the file piecewise: `{`, the header members one per line (format and version first,
-/// so the first line identifies the file), then `"records": [` with one record per line.
+/// so the first line identifies the file), then `"telemetry"` with one source and one sample per
+/// line, then `"records": [` with one record per line.
 template <typename Sink> void writeResults(const RunResult& result, Sink&& sink)
 {
     const json header = headerToJson(result);
@@ -129,7 +150,7 @@ template <typename Sink> void writeResults(const RunResult& result, Sink&& sink)
     out += dumpCompact(header["version"]);
     out += ",\n";
     for (const auto& [key, value] : header.items()) {
-        if (key == "format" || key == "version")
+        if (key == "format" || key == "version" || key == "telemetry")
             continue;
         out += ' ';
         out += dumpCompact(json(key));
@@ -137,16 +158,23 @@ template <typename Sink> void writeResults(const RunResult& result, Sink&& sink)
         out += dumpCompact(value);
         out += ",\n";
     }
-    out += " \"records\": [";
-    for (std::size_t i = 0; i < result.records.size(); ++i) {
-        out += i ? ",\n  " : "\n  ";
-        out += dumpCompact(recordToJson(result.records[i], result.endpoints));
-        if (out.size() >= kWriteChunk) {
-            sink(std::string_view(out));
-            out.clear();
-        }
-    }
-    out += result.records.empty() ? "]\n}\n" : "\n ]\n}\n";
+    // The telemetry's run-wide members on its first line, then its lists (sources before samples,
+    // so a reader knows the tables before the first value).
+    std::string telemetryHead = dumpCompact(header["telemetry"]);
+    telemetryHead.pop_back(); // its closing brace: the lists follow
+    out += " \"telemetry\": ";
+    out += telemetryHead;
+    out += ",\n  \"sources\": ";
+    writeList(
+        out, result.telemetry.sources, "   ", [](const TelemetrySource& s) { return sourceToJson(s); }, sink);
+    out += ",\n  \"samples\": ";
+    writeList(
+        out, result.telemetry.samples, "   ", [](const TelemetrySample& s) { return sampleToJson(s); }, sink);
+    out += "},\n \"records\": ";
+    writeList(
+        out, result.records, "  ", [&](const RunRecord& r) { return recordToJson(r, result.endpoints); },
+        sink);
+    out += "\n}\n";
     sink(std::string_view(out));
 }
 
@@ -248,7 +276,8 @@ nlohmann::json headerToJson(const RunResult& result)
         {"tool_version", u8(result.toolVersion)}, {"host", u8(result.host)},
         {"started_at", isoTime(result.startedAt)}, {"ended_at", isoTime(result.endedAt)},
         {"complete", result.complete}, {"note", u8(result.note)}, {"suite", result.suite},
-        {"settings", settingsToJson(result.settings)}, {"endpoints", endpointsToJson(result.endpoints)}};
+        {"settings", settingsToJson(result.settings)}, {"endpoints", endpointsToJson(result.endpoints)},
+        {"telemetry", telemetryHeaderToJson(result.telemetry)}};
 }
 
 QByteArray serializeResults(const RunResult& result)

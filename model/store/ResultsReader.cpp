@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Parsing a whole results file while it streams in, one record's DOM at a time.
 #include "model/store/ResultFields.h"
+#include "model/store/TelemetryFields.h"
 
 #include <algorithm>
 
@@ -12,8 +13,8 @@ using namespace results;
 
 /// Reads a results file while it is parsed: header members are kept, each record is converted
 /// to a RunRecord the moment its object ends and its DOM dropped, so memory holds one record's
-/// DOM at a time. A file whose `records` come before `format`, `version` or `endpoints` (hand
-/// edited) is read twice: header first, then the records.
+/// DOM at a time. Telemetry samples are streamed the same way. A file whose `records` come before `format`,
+/// `version` or `endpoints` (hand edited) is read twice: header first, then the records.
 class ResultsReader {
 public:
     explicit ResultsReader(std::string source)
@@ -34,6 +35,14 @@ public:
         checkFormat(top, m_source, m_looksLikeSuite);
         RunResult result = headerFromJson(top, m_source);
         const Loc root = Loc::root(m_source);
+        if (!m_samples.empty()) {
+            // Streamed: checked against the sources now that all of them are known.
+            const Loc telemetry = root.member("telemetry");
+            const Loc samples = telemetry.member("samples");
+            for (std::size_t i = 0; i < m_samples.size(); ++i)
+                checkSample(m_samples[i], result.telemetry.sources, samples.element(i));
+            result.telemetry.samples = std::move(m_samples);
+        }
         if (!m_sawRecords)
             badField(root.member("records"), "missing");
         if (m_recordsDeferred) {
@@ -87,6 +96,8 @@ private:
         }
         if (depth == 1)
             return onTopLevel(event, parsed);
+        if (m_inTelemetry && depth >= 2)
+            return onTelemetry(depth, event, parsed);
         if (depth == 2 && m_topKey == "records")
             return onRecord(event, parsed);
         return true;
@@ -95,7 +106,7 @@ private:
     static bool isHeaderKey(const std::string& key)
     {
         static const char* const keys[] = {"format", "version", "tool_version", "host", "started_at",
-            "ended_at", "complete", "note", "suite", "settings", "endpoints", "journal"};
+            "ended_at", "complete", "note", "suite", "settings", "endpoints", "telemetry", "journal"};
         return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
     }
 
@@ -108,6 +119,12 @@ private:
             m_limits.values = 0;
             if (m_topKey == "tests")
                 m_looksLikeSuite = true;
+            m_inTelemetry = m_topKey == "telemetry" && !m_secondPass;
+            if (m_inTelemetry) {
+                m_telemetryKey.clear();
+                m_inSamples = false;
+                m_samples.clear();
+            }
             if (m_topKey == "records") {
                 m_sawRecords = true;
                 if (m_secondPass)
@@ -181,6 +198,45 @@ private:
         return true;
     }
 
+    /// Inside "telemetry": each sample is read the moment its object ends and its DOM dropped,
+    /// like a record; sources stay in the DOM for headerFromJson.
+    bool onTelemetry(int depth, Event event, json& parsed)
+    {
+        if (depth == 2) {
+            if (event == Event::key)
+                m_telemetryKey = parsed.get_ref<const std::string&>();
+            else if (m_telemetryKey == "samples"
+                && (event == Event::array_start || event == Event::array_end))
+                m_inSamples = event == Event::array_start;
+            return true;
+        }
+        if (depth != 3)
+            return true;
+        if (event == Event::object_start) { // a source or a sample: limits count per item
+            m_limits.values = 0;
+            return true;
+        }
+        if (!m_inSamples)
+            return true;
+        const Loc root = Loc::root(m_source);
+        const Loc telemetry = root.member("telemetry");
+        const Loc samples = telemetry.member("samples");
+        switch (event) {
+        case Event::object_end:
+            m_samples.push_back(readSample(parsed, samples.element(m_samples.size())));
+            return false; // converted: drop its DOM
+        case Event::array_start:
+            badField(samples.element(m_samples.size()), "expected an object, found a list");
+        case Event::value:
+            expected(samples.element(m_samples.size()), "an object", parsed);
+        case Event::key:
+        case Event::array_end:
+        case Event::object_start:
+            return true;
+        }
+        return true;
+    }
+
     std::string m_source;
     Limits m_limits;
     std::string m_topKey;
@@ -198,6 +254,10 @@ private:
     std::size_t m_current = 0;
     std::vector<RunEndpoint> m_endpoints;
     std::vector<RunRecord> m_records;
+    bool m_inTelemetry = false;
+    bool m_inSamples = false;
+    std::string m_telemetryKey;
+    std::vector<TelemetrySample> m_samples;
 };
 
 } // namespace

@@ -2,13 +2,19 @@
 #include "model/store/RunJournal.h"
 
 #include "model/store/ResultFile.h"
+#include "model/store/TelemetryFields.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
+#include <unordered_map>
 
 namespace qs {
 
 namespace {
+
+using results::json;
+using results::Loc;
 
 std::string lineOf(const nlohmann::json& j)
 {
@@ -22,6 +28,101 @@ QString nativePath(const QString& path)
     return QDir::toNativeSeparators(path);
 }
 
+void closeFile(QFile& file, bool remove)
+{
+    if (!file.isOpen())
+        return;
+    const QString name = file.fileName();
+    file.close();
+    if (remove)
+        QFile::remove(name);
+}
+
+/// A source's description without its tables (what the journal compares to see a change).
+TelemetrySource descriptionOf(const TelemetrySource& s)
+{
+    TelemetrySource d;
+    d.endpoint = s.endpoint;
+    d.url = s.url;
+    d.kind = s.kind;
+    d.format = s.format;
+    d.processStartUnix = s.processStartUnix;
+    return d;
+}
+
+/// Rebuilds RunResult::telemetry from the journal's telemetry lines. Sources are numbered in the
+/// order they first appear (the runner's numbering, unless a source's first scrape finished
+/// after a later source's).
+class TelemetryLines {
+public:
+    TelemetryLines(Telemetry& telemetry, std::size_t endpointCount)
+        : m_t(telemetry)
+        , m_endpointCount(endpointCount)
+    {
+    }
+
+    static bool isTelemetryLine(const json& j) { return j.is_object() && j.contains("telemetry"); }
+
+    /// Reads one line; changes nothing when it throws (a bad last line is dropped whole).
+    void read(const json& j, const std::string& where)
+    {
+        const Loc root = Loc::root(where);
+        const results::Fields f(j, root);
+        const Loc at = root.member("telemetry");
+        const json* sampleJson = f.object("telemetry");
+        if (!sampleJson)
+            f.missing("telemetry");
+        TelemetrySample sample = results::readSample(*sampleJson, at);
+        const auto known = m_index.find(sample.source);
+        const bool first = known == m_index.end();
+        const json* sourceJson = f.object("source");
+        if (first && !sourceJson)
+            results::badField(at.member("s"),
+                "source " + std::to_string(sample.source)
+                    + " is not described: its first line must carry \"source\"");
+        const std::size_t index = first ? m_t.sources.size() : known->second;
+        std::size_t seriesCount = first ? 0 : m_t.sources[index].series.size();
+        // What the line adds, read aside and merged only once the whole line checked out.
+        TelemetrySource added = first ? TelemetrySource {} : descriptionOf(m_t.sources[index]);
+        if (sourceJson) {
+            results::readSource(added, *sourceJson, root.member("source"), m_endpointCount, first);
+            seriesCount += added.series.size();
+        }
+        results::checkSeries(sample, seriesCount, at);
+
+        if (first) {
+            m_index.emplace(sample.source, index);
+            m_t.sources.push_back(std::move(added));
+        } else if (sourceJson) {
+            TelemetrySource& s = m_t.sources[index];
+            s.endpoint = added.endpoint;
+            s.url = added.url;
+            s.kind = added.kind;
+            s.format = added.format;
+            s.processStartUnix = added.processStartUnix;
+            s.series.insert(s.series.end(), std::make_move_iterator(added.series.begin()),
+                std::make_move_iterator(added.series.end()));
+            s.families.insert(s.families.end(), std::make_move_iterator(added.families.begin()),
+                std::make_move_iterator(added.families.end()));
+            s.notes += added.notes;
+        }
+        sample.source = int(index);
+        m_t.samples.push_back(std::move(sample));
+    }
+
+    /// Lines from different threads interleave slightly out of time order.
+    void finish()
+    {
+        std::stable_sort(m_t.samples.begin(), m_t.samples.end(),
+            [](const TelemetrySample& a, const TelemetrySample& b) { return a.atMs < b.atMs; });
+    }
+
+private:
+    Telemetry& m_t;
+    std::size_t m_endpointCount;
+    std::unordered_map<int, std::size_t> m_index; ///< the journal's source index → ours
+};
+
 } // namespace
 
 RunJournal::~RunJournal()
@@ -29,10 +130,24 @@ RunJournal::~RunJournal()
     close(false);
 }
 
+bool RunJournal::isOpen() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_file.isOpen();
+}
+
+QString RunJournal::path() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_file.fileName();
+}
+
 QString RunJournal::open(const QString& path, const RunResult& header)
 {
-    close(false);
+    const std::lock_guard lock(m_mutex);
+    closeFile(m_file, false);
     m_endpoints = header.endpoints;
+    m_sources.clear();
     m_file.setFileName(path);
     // Unbuffered: every write() goes straight to the kernel, so nothing finished waits in a
     // user-space buffer that a SIGKILL would throw away.
@@ -56,25 +171,17 @@ QString RunJournal::open(const QString& path, const RunResult& header)
     return {};
 }
 
-QString RunJournal::append(const RunRecord& record)
+QString RunJournal::writeLine(const std::string& line)
 {
-    if (!m_file.isOpen())
-        return QStringLiteral("the run journal is not open");
-    std::string line;
-    try {
-        line = lineOf(recordToJson(record, m_endpoints));
-    } catch (const std::exception& e) {
-        return QStringLiteral("cannot journal a request: %1").arg(QString::fromUtf8(e.what()));
-    }
     // One write() of the whole line. A short write (disk full) is cut back off, so the journal
-    // never holds half a line followed by more records.
+    // never holds half a line followed by more lines.
     const qint64 before = m_file.pos();
     if (m_file.write(line.data(), qint64(line.size())) != qint64(line.size())) {
         const QString why = m_file.errorString();
         m_file.resize(before);
         m_file.seek(before);
         return QStringLiteral("cannot write to the run journal %1: %2 (is the disk full?)")
-            .arg(nativePath(path()), why);
+            .arg(nativePath(m_file.fileName()), why);
     }
     // The file is unbuffered, so this is a no-op kept as a guard should that ever change. There
     // is deliberately no fdatasync() here: see docs/results-format.md, "The journal".
@@ -82,14 +189,60 @@ QString RunJournal::append(const RunRecord& record)
     return {};
 }
 
+QString RunJournal::append(const RunRecord& record)
+{
+    // Serialized outside the lock: the telemetry thread never waits for a record's JSON.
+    std::string line;
+    try {
+        line = lineOf(recordToJson(record, m_endpoints));
+    } catch (const std::exception& e) {
+        return QStringLiteral("cannot journal a request: %1").arg(QString::fromUtf8(e.what()));
+    }
+    const std::lock_guard lock(m_mutex);
+    if (!m_file.isOpen())
+        return QStringLiteral("the run journal is not open");
+    return writeLine(line);
+}
+
+QString RunJournal::appendTelemetry(
+    int sourceIndex, const TelemetrySource& source, const TelemetrySample& sample)
+{
+    if (sourceIndex < 0)
+        return QStringLiteral("cannot journal a telemetry sample: source index %1").arg(sourceIndex);
+    const std::lock_guard lock(m_mutex);
+    if (!m_file.isOpen())
+        return QStringLiteral("the run journal is not open");
+    SourceWritten& w = m_sources[sourceIndex];
+    const bool describe = !w.described || !results::sameDescription(w.description, source);
+    // A table never shrinks during a run; should one, only entries past what was written count.
+    const results::SourceTablesWritten from {w.series, w.families, w.notes};
+    std::string line;
+    try {
+        json j = {{"telemetry", results::sampleToJson(sample)}};
+        j["telemetry"]["s"] = sourceIndex;
+        json added = results::sourceToJson(source, describe, from);
+        if (!added.empty())
+            j["source"] = std::move(added);
+        line = lineOf(j);
+    } catch (const std::exception& e) {
+        return QStringLiteral("cannot journal a telemetry sample: %1").arg(QString::fromUtf8(e.what()));
+    }
+    if (QString error = writeLine(line); !error.isEmpty())
+        return error;
+    if (describe) {
+        w.described = true;
+        w.description = descriptionOf(source);
+    }
+    w.series = std::max(w.series, source.series.size());
+    w.families = std::max(w.families, source.families.size());
+    w.notes = std::max(w.notes, std::size_t(source.notes.size()));
+    return {};
+}
+
 void RunJournal::close(bool remove)
 {
-    if (!m_file.isOpen())
-        return;
-    const QString name = m_file.fileName();
-    m_file.close();
-    if (remove)
-        QFile::remove(name);
+    const std::lock_guard lock(m_mutex);
+    closeFile(m_file, remove);
 }
 
 RunResult recoverJournal(const QString& journalPath)
@@ -121,8 +274,9 @@ RunResult recoverJournal(const QString& journalPath)
         throw;
     }
 
-    // Then one record per line. Only the last line can be cut off by a kill (each line is
+    // Then one record or telemetry sample per line. Only the last line can be cut off by a kill (each line is
     // written by one write()); a bad line anywhere else means the file was damaged or edited.
+    TelemetryLines telemetry(result.telemetry, result.endpoints.size());
     QString dropped;
     bool lastWithoutNewline = false;
     int lineNo = 1;
@@ -139,7 +293,10 @@ RunResult recoverJournal(const QString& journalPath)
         const std::string where = name + ": line " + std::to_string(lineNo);
         try {
             const nlohmann::json j = parseJsonDocument(text, where);
-            result.records.push_back(recordFromJson(j, result.endpoints, where));
+            if (TelemetryLines::isTelemetryLine(j))
+                telemetry.read(j, where);
+            else
+                result.records.push_back(recordFromJson(j, result.endpoints, where));
             lastWithoutNewline = newline == end;
         } catch (const ResultFileError& e) {
             if (!isLast) {
@@ -160,14 +317,16 @@ RunResult recoverJournal(const QString& journalPath)
             break;
     }
 
+    telemetry.finish();
     result.complete = false;
     if (!result.endedAt.isValid()) // the journal was last written when the last request finished
         result.endedAt = QFileInfo(journalPath).lastModified().toUTC();
-    QString note
-        = QStringLiteral("recovered from %1: %2 finished requests; requests in flight when the run stopped "
-                         "are not included")
-              .arg(QFileInfo(journalPath).fileName())
-              .arg(result.records.size());
+    QString note = QStringLiteral("recovered from %1: %2 finished requests")
+                       .arg(QFileInfo(journalPath).fileName())
+                       .arg(result.records.size());
+    if (!result.telemetry.samples.empty())
+        note += QStringLiteral(" and %1 server metrics samples").arg(result.telemetry.samples.size());
+    note += QStringLiteral("; requests in flight when the run stopped are not included");
     if (!dropped.isEmpty())
         note += QStringLiteral("; ") + dropped;
     else if (lastWithoutNewline)

@@ -5,13 +5,16 @@
 
 #include <QFile>
 #include <QString>
+#include <map>
+#include <mutex>
 
 namespace qs {
 
 /// An append-only journal of a run in progress (`<out>.journal`, JSON Lines): the header as the
-/// first line, then one line per finished request, each handed to the kernel before append()
-/// returns — so killing the process, even with SIGKILL, loses only the requests in flight.
-/// Lives in the runner's thread.
+/// first line, then one line per finished request and one per telemetry scrape, each handed to
+/// the kernel before append()/appendTelemetry() returns — so killing the process, even with
+/// SIGKILL, loses only the requests in flight. Lives in the runner's thread; appendTelemetry()
+/// may be called from another (every member is serialized by one mutex).
 class RunJournal {
 public:
     RunJournal() = default;
@@ -24,7 +27,8 @@ public:
         return resultsPath + QStringLiteral(".journal");
     }
 
-    /// Creates (truncates) `path` and writes the header line. Returns an error message or "".
+    /// Creates (truncates) `path` and writes the header line (with `header.telemetry`'s period and
+    /// notes: set them before). Returns an error message or "".
     QString open(const QString& path, const RunResult& header);
     /// Appends one record. Returns an error message or "".
     QString append(const RunRecord& record);
@@ -36,12 +40,23 @@ public:
     QString appendTelemetry(int sourceIndex, const TelemetrySource& source, const TelemetrySample& sample);
     /// Closes the file; `remove` deletes it (after the results file was saved).
     void close(bool remove);
-    bool isOpen() const { return m_file.isOpen(); }
-    QString path() const { return m_file.fileName(); }
+    bool isOpen() const;
+    QString path() const;
 
 private:
+    /// What the journal already wrote of one telemetry source.
+    struct SourceWritten {
+        bool described = false;
+        TelemetrySource description; ///< as last written; its tables stay empty
+        std::size_t series = 0, families = 0, notes = 0;
+    };
+    /// Writes one whole line (cut back off after a short write). Returns an error message or "".
+    QString writeLine(const std::string& line);
+
+    mutable std::mutex m_mutex;
     QFile m_file;
     std::vector<RunEndpoint> m_endpoints;
+    std::map<int, SourceWritten> m_sources;
 };
 
 /// Reads a journal back into a RunResult (complete = false, note says what happened). A last

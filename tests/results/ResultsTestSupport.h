@@ -12,7 +12,9 @@
 #include <QByteArray>
 #include <QFile>
 #include <QString>
+#include <cmath>
 #include <gtest/gtest.h>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -292,6 +294,103 @@ inline RunResult makeResult()
     r6.turn = 3;
     result.records.push_back(r6);
     return result;
+}
+
+/// A telemetry source as the scraper builds it: `seriesCount` series of a histogram with `le`
+/// labels (the last one "+Inf") and a gauge with a label needing escapes.
+inline TelemetrySource makeSource(
+    int endpoint, const QString& url, TelemetrySource::Kind kind, int seriesCount)
+{
+    TelemetrySource s;
+    s.endpoint = endpoint;
+    s.url = url;
+    s.kind = kind;
+    s.format = QStringLiteral("prometheus-0.0.4");
+    s.families = {{QStringLiteral("vllm:time_to_first_token_seconds"), MetricType::Histogram},
+        {QStringLiteral("vllm:num_requests_waiting"), MetricType::Gauge}};
+    for (int i = 0; i < seriesCount; ++i) {
+        TelemetrySeries series;
+        const bool gauge = i == seriesCount - 1;
+        series.family = s.families[gauge ? 1 : 0].name;
+        series.type = s.families[gauge ? 1 : 0].type;
+        series.name = gauge ? series.family : series.family + QStringLiteral("_bucket");
+        // Label order as on the wire (not sorted): the file must keep it.
+        series.labels = {{QStringLiteral("model_name"), QStringLiteral("qwen \"3.5\" ünï\\x")},
+            {QStringLiteral("engine"), QString::number(i % 3)}};
+        if (!gauge)
+            series.labels.emplace_back(QStringLiteral("le"),
+                i == seriesCount - 2 ? QStringLiteral("+Inf") : QString::number(0.001 * (i + 1)));
+        s.series.push_back(series);
+    }
+    s.notes = {QStringLiteral("1.2 s: connection refused (exporter down?)")};
+    return s;
+}
+
+/// A run's telemetry: a runtime and an exporter, idle baselines, gaps, NaN and infinities.
+inline Telemetry makeTelemetry()
+{
+    Telemetry t;
+    t.periodMs = 333;
+    t.notes = {QStringLiteral("scrape period 333 ms")};
+    t.sources.push_back(
+        makeSource(0, QStringLiteral("http://127.0.0.1:8000/metrics"), TelemetrySource::Kind::Runtime, 6));
+    t.sources.push_back(
+        makeSource(1, QStringLiteral("http://10.0.0.5:9400/metrics"), TelemetrySource::Kind::Exporter, 3));
+    t.sources[0].processStartUnix = 1772360400.25;
+    t.sources[1].format = QStringLiteral("openmetrics-1.0.0");
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    const auto sample
+        = [&](int source, double at, TelemetrySample::Phase phase, std::vector<std::pair<int, double>> v) {
+              TelemetrySample s;
+              s.source = source;
+              s.atMs = at;
+              s.durationMs = 1.234;
+              s.phase = phase;
+              s.values = std::move(v);
+              t.samples.push_back(s);
+          };
+    using P = TelemetrySample::Phase;
+    sample(0, -12.5, P::IdleBefore, {{0, 0}, {1, 3}, {4, 17}, {5, 0}});
+    sample(1, -11.0, P::IdleBefore, {{0, 1.2345678901234567e11}, {1, 1e-300}, {2, -0.0}});
+    sample(0, 320.001, P::Run, {{0, nan}, {1, inf}, {2, -inf}, {3, 0.1 + 0.2}, {5, 4}});
+    TelemetrySample gap;
+    gap.source = 1;
+    gap.atMs = 333.5;
+    gap.durationMs = 2000;
+    gap.error = QStringLiteral("timed out after 2000 ms (exporter slow?)");
+    t.samples.push_back(gap);
+    sample(1, 666.75, P::Run, {{2, 9007199254740993.0}}); // beyond 2^53: stays the double it is
+    sample(0, 1000.125, P::IdleAfter, {});
+    sample(0, 1333.0, P::IdleAfter, {{0, 12}, {5, 0}});
+    return t;
+}
+
+/// Telemetry equality where NaN equals NaN (operator== says NaN != NaN).
+inline void expectSameTelemetry(const Telemetry& a, const Telemetry& b)
+{
+    EXPECT_EQ(a.periodMs, b.periodMs);
+    EXPECT_EQ(a.notes, b.notes);
+    EXPECT_TRUE(a.sources == b.sources);
+    ASSERT_EQ(a.samples.size(), b.samples.size());
+    for (std::size_t i = 0; i < a.samples.size(); ++i) {
+        SCOPED_TRACE("sample " + std::to_string(i));
+        const TelemetrySample& x = a.samples[i];
+        const TelemetrySample& y = b.samples[i];
+        EXPECT_EQ(x.source, y.source);
+        EXPECT_EQ(x.atMs, y.atMs);
+        EXPECT_EQ(x.durationMs, y.durationMs);
+        EXPECT_EQ(int(x.phase), int(y.phase));
+        EXPECT_EQ(x.error, y.error);
+        ASSERT_EQ(x.values.size(), y.values.size());
+        for (std::size_t k = 0; k < x.values.size(); ++k) {
+            EXPECT_EQ(x.values[k].first, y.values[k].first);
+            const double u = x.values[k].second;
+            const double v = y.values[k].second;
+            EXPECT_TRUE((std::isnan(u) && std::isnan(v)) || (u == v && std::signbit(u) == std::signbit(v)))
+                << u << " vs " << v;
+        }
+    }
 }
 
 inline void writeFile(const QString& path, QByteArrayView bytes)

@@ -5,8 +5,10 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QTemporaryDir>
+#include <atomic>
 #include <csignal>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace qs;
@@ -249,4 +251,246 @@ TEST(RunJournal, SigkillLosesNoFinishedRecord)
     ASSERT_GE(back.records.size(), std::size_t(acknowledged + 1));
     for (std::size_t k = 0; k < back.records.size(); ++k)
         ASSERT_EQ(back.records[k].iteration, int(k) + 1);
+}
+
+// --- telemetry ---------------------------------------------------------------------------------
+
+namespace {
+
+/// Journals `t`'s samples in order, each with its source as it stood then: the tables of
+/// makeTelemetry() grow while the run goes (a series at a time, a family, a note).
+QString journalTelemetry(const QTemporaryDir& dir, RunResult r, const Telemetry& t)
+{
+    const QString path = dir.filePath(QStringLiteral("t.json.journal"));
+    r.telemetry = Telemetry {};
+    r.telemetry.periodMs = t.periodMs;
+    r.telemetry.notes = t.notes;
+    RunJournal journal;
+    EXPECT_EQ(journal.open(path, r), QString());
+    std::vector<TelemetrySource> growing(t.sources.size());
+    for (std::size_t i = 0; i < t.sources.size(); ++i) {
+        growing[i] = t.sources[i];
+        growing[i].series.resize(2);
+        growing[i].families.resize(1);
+        growing[i].notes.clear();
+    }
+    for (std::size_t k = 0; k < t.samples.size(); ++k) {
+        const TelemetrySample& s = t.samples[k];
+        TelemetrySource& src = growing[std::size_t(s.source)];
+        const TelemetrySource& whole = t.sources[std::size_t(s.source)];
+        const bool last = k + 3 >= t.samples.size(); // the last lines: the whole tables
+        const std::size_t need = last ? whole.series.size()
+            : s.values.empty()        ? 0
+                                      : std::size_t(s.values.back().first) + 1;
+        while (src.series.size() < need)
+            src.series.push_back(whole.series[src.series.size()]);
+        if (last) {
+            src.families = whole.families;
+            src.notes = whole.notes;
+        }
+        EXPECT_EQ(journal.appendTelemetry(s.source, src, s), QString());
+    }
+    journal.close(false);
+    return path;
+}
+
+} // namespace
+
+TEST(RunJournal, TelemetryLinesCarryTheSampleAndWhatTheTablesGained)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const Telemetry t = makeTelemetry();
+    const QString path = journalTelemetry(dir, makeResult(), t);
+    const QList<QByteArray> lines = readFile(path).split('\n');
+    ASSERT_EQ(lines.size(), qsizetype(t.samples.size() + 2));
+    const json header = json::parse(lines[0].toStdString());
+    EXPECT_EQ(header["telemetry"], json::parse(R"({"notes":["scrape period 333 ms"],"period_ms":333})"));
+
+    // Source 0's first line describes it and carries the tables so far.
+    const json first = json::parse(lines[1].toStdString());
+    EXPECT_EQ(first["telemetry"]["s"], 0);
+    EXPECT_EQ(first["telemetry"]["phase"], "idle_before");
+    EXPECT_EQ(first["source"]["url"], "http://127.0.0.1:8000/metrics");
+    EXPECT_EQ(first["source"]["kind"], "runtime");
+    EXPECT_EQ(first["source"]["endpoint"], 0);
+    EXPECT_EQ(first["source"]["process_start_unix"], 1772360400.25);
+    EXPECT_EQ(first["source"]["series"].size(), 6u); // its sample used index 5
+    EXPECT_EQ(first["source"]["families"].size(), 1u);
+    // Source 0's second line: nothing new, so no "source" at all.
+    const json second = json::parse(lines[3].toStdString());
+    EXPECT_EQ(second["telemetry"]["s"], 0);
+    EXPECT_FALSE(second.contains("source")) << second.dump();
+    // The gap: its error, no values.
+    const json gap = json::parse(lines[4].toStdString());
+    EXPECT_EQ(gap["telemetry"]["error"], "timed out after 2000 ms (exporter slow?)");
+    EXPECT_FALSE(gap["telemetry"].contains("v"));
+    // Source 1's last line: only the entries it gained, no description again.
+    const json late = json::parse(lines[5].toStdString());
+    EXPECT_FALSE(late["source"].contains("url")) << late.dump();
+    EXPECT_FALSE(late["source"].contains("series")) << late.dump(); // none new
+    EXPECT_EQ(late["source"]["families"].size(), 1u);
+    EXPECT_EQ(late["source"]["notes"], json::array({"1.2 s: connection refused (exporter down?)"}));
+}
+
+TEST(RunJournal, RecoversTelemetryAndItsPeriod)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const Telemetry t = makeTelemetry();
+    const RunResult back = recoverJournal(journalTelemetry(dir, makeResult(), t));
+    expectSameTelemetry(back.telemetry, t);
+    EXPECT_TRUE(back.note.contains(QStringLiteral("0 finished requests and 7 server metrics samples")))
+        << back.note.toStdString();
+}
+
+TEST(RunJournal, ADescriptionChangeIsWrittenAgain)
+{
+    // A restarted server: new process start, new format. The journal says so; recovery keeps the last.
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("d.json.journal"));
+    RunJournal journal;
+    ASSERT_EQ(journal.open(path, makeResult()), QString());
+    TelemetrySource s
+        = makeSource(1, QStringLiteral("http://h:8080/metrics"), TelemetrySource::Kind::Runtime, 2);
+    TelemetrySample sample;
+    sample.values = {{0, 1}};
+    ASSERT_EQ(journal.appendTelemetry(3, s, sample), QString());
+    s.processStartUnix = 1772360999.0;
+    s.format = QStringLiteral("openmetrics-1.0.0");
+    sample.atMs = 333;
+    ASSERT_EQ(journal.appendTelemetry(3, s, sample), QString());
+    journal.close(false);
+    const QList<QByteArray> lines = readFile(path).split('\n');
+    EXPECT_EQ(json::parse(lines[2].toStdString())["source"]["format"], "openmetrics-1.0.0");
+    const RunResult back = recoverJournal(path);
+    ASSERT_EQ(back.telemetry.sources.size(), 1u); // numbered by first appearance
+    EXPECT_TRUE(back.telemetry.sources[0] == s);
+    ASSERT_EQ(back.telemetry.samples.size(), 2u);
+    EXPECT_EQ(back.telemetry.samples[1].source, 0);
+}
+
+TEST(RunJournal, TelemetryFromOneThreadAndRecordsFromAnotherAllRecovered)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const RunResult r = makeResult();
+    const QString path = dir.filePath(QStringLiteral("threads.json.journal"));
+    RunJournal journal;
+    ASSERT_EQ(journal.open(path, r), QString());
+    constexpr int kRecords = 2000;
+    constexpr int kSamples = 6000;
+    std::atomic<int> failures = 0;
+    // Two sources whose tables grow every 100 samples, values as long as the server's.
+    std::thread scraper([&] {
+        TelemetrySource sources[2]
+            = {makeSource(0, QStringLiteral("http://a/metrics"), TelemetrySource::Kind::Runtime, 1),
+                makeSource(1, QStringLiteral("http://b/metrics"), TelemetrySource::Kind::Exporter, 1)};
+        for (int i = 0; i < kSamples; ++i) {
+            TelemetrySource& s = sources[i % 2];
+            if (i % 100 < 2) { // each source gains a series and a note every 100 samples
+                TelemetrySeries more = s.series.front();
+                more.labels.emplace_back(QStringLiteral("gpu"), QString::number(s.series.size()));
+                s.series.push_back(more);
+                s.notes << QStringLiteral("note %1").arg(i);
+            }
+            TelemetrySample sample;
+            sample.source = i % 2;
+            sample.atMs = i * 0.5;
+            for (std::size_t k = 0; k < s.series.size(); ++k)
+                sample.values.emplace_back(int(k), i / 3.0 + double(k));
+            if (i % 97 == 0) {
+                sample.values.clear();
+                sample.error = QStringLiteral("connection refused");
+            }
+            if (!journal.appendTelemetry(i % 2, s, sample).isEmpty())
+                ++failures;
+        }
+    });
+    for (int i = 0; i < kRecords; ++i)
+        if (!journal.append(numbered(r, i)).isEmpty())
+            ++failures;
+    scraper.join();
+    journal.close(false);
+    ASSERT_EQ(failures.load(), 0);
+
+    const QList<QByteArray> lines = readFile(path).split('\n');
+    ASSERT_EQ(lines.size(), qsizetype(1 + kRecords + kSamples + 1));
+    const RunResult back = recoverJournal(path);
+    ASSERT_EQ(back.records.size(), std::size_t(kRecords));
+    for (std::size_t k = 0; k < back.records.size(); ++k)
+        ASSERT_EQ(back.records[k].iteration, int(k) + 1);
+    ASSERT_EQ(back.telemetry.samples.size(), std::size_t(kSamples));
+    ASSERT_EQ(back.telemetry.sources.size(), 2u);
+    for (int i = 0; i < kSamples; ++i) {
+        const TelemetrySample& s = back.telemetry.samples[std::size_t(i)];
+        ASSERT_EQ(s.atMs, i * 0.5);
+        ASSERT_EQ(s.source, i % 2);
+        if (i % 97 == 0) {
+            ASSERT_FALSE(s.ok());
+            continue;
+        }
+        ASSERT_EQ(s.values.size(), std::size_t(i / 100 + 2)) << "sample " << i;
+        ASSERT_EQ(s.values.back().second, i / 3.0 + double(s.values.size() - 1));
+    }
+    EXPECT_EQ(back.telemetry.sources[0].series.size(), std::size_t(kSamples / 100 + 1));
+    EXPECT_EQ(back.telemetry.sources[1].notes.size(), qsizetype(kSamples / 100 + 1));
+}
+
+TEST(RunJournal, KilledMidTelemetryLineDropsOnlyThatLine)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const Telemetry t = makeTelemetry();
+    const QString path = journalTelemetry(dir, makeResult(), t);
+    // Without its last line, the journal ends with the line that brings source 0's last family
+    // and note.
+    QByteArray full = readFile(path);
+    full.chop(full.size() - full.lastIndexOf('\n', full.size() - 2) - 1);
+    const qsizetype lastStart = full.lastIndexOf('\n', full.size() - 2) + 1;
+    const qsizetype lastLength = full.size() - lastStart;
+    for (qsizetype keep : {qsizetype(1), lastLength / 3, lastLength / 2, lastLength - 2}) {
+        SCOPED_TRACE("kept " + std::to_string(keep) + " bytes of the last line");
+        writeFile(path, full.left(lastStart + keep));
+        const RunResult back = recoverJournal(path);
+        ASSERT_EQ(back.telemetry.samples.size(), t.samples.size() - 2);
+        // The cut line brought the last families and notes: not half of them.
+        EXPECT_EQ(back.telemetry.sources[0].families.size(), 1u);
+        EXPECT_TRUE(back.note.contains(QStringLiteral("cut off"))) << back.note.toStdString();
+    }
+}
+
+TEST(RunJournal, BadTelemetryLineInTheMiddleNamesTheLine)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = journalTelemetry(dir, makeResult(), makeTelemetry());
+    QList<QByteArray> lines = readFile(path).split('\n');
+    const QByteArray good = lines[3];
+    // A sample of a source no line described.
+    lines[3] = R"({"telemetry":{"s":9,"t":1,"v":[]}})";
+    writeFile(path, lines.join('\n'));
+    expectRecoverError(path, Kind::BadField,
+        {"t.json.journal: line 4: telemetry.s: source 9 is not described", "fix or delete line 4"});
+    // A series index beyond what the lines so far described.
+    lines[3] = R"({"telemetry":{"s":0,"t":1,"v":[[6,1.0]]}})";
+    writeFile(path, lines.join('\n'));
+    expectRecoverError(path, Kind::BadField,
+        {"line 4: telemetry.v[0][0]: series 6 does not exist (source 0 lists 6 series)"});
+    // A new source's endpoint out of range.
+    lines[3] = R"({"source":{"endpoint":4,"url":"http://x/metrics"},"telemetry":{"s":7,"t":1}})";
+    writeFile(path, lines.join('\n'));
+    expectRecoverError(
+        path, Kind::BadField, {"line 4: source.endpoint: 4 is out of range: the file lists 2 endpoints"});
+    lines[3] = good;
+    writeFile(path, lines.join('\n'));
+    EXPECT_EQ(recoverJournal(path).telemetry.samples.size(), makeTelemetry().samples.size());
+}
+
+TEST(RunJournal, TelemetryNeedsAnOpenJournal)
+{
+    RunJournal journal;
+    EXPECT_EQ(journal.appendTelemetry(0, TelemetrySource {}, TelemetrySample {}),
+        QStringLiteral("the run journal is not open"));
 }

@@ -85,9 +85,9 @@ TEST(ResultFile, TopLevelFieldsAndMandatoryRecordFieldNames)
 {
     const json j = fileJson(makeResult());
     EXPECT_EQ(j["format"], "quantscope-results");
-    EXPECT_EQ(j["version"], 1);
+    EXPECT_EQ(j["version"], 2);
     for (const char* key : {"tool_version", "host", "started_at", "ended_at", "complete", "note", "suite",
-             "settings", "endpoints", "records"})
+             "settings", "endpoints", "telemetry", "records"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["started_at"], "2026-03-01T10:20:00.000Z");
     EXPECT_EQ(j["settings"]["order"], "sequential");
@@ -172,7 +172,7 @@ TEST(ResultFile, FirstLineIdentifiesTheFileAndEachRecordHasItsOwnLine)
 {
     const RunResult r = makeResult();
     const QList<QByteArray> lines = serializeResults(r).split('\n');
-    EXPECT_TRUE(lines[0].startsWith(R"({"format": "quantscope-results", "version": 1,)"))
+    EXPECT_TRUE(lines[0].startsWith(R"({"format": "quantscope-results", "version": 2,)"))
         << lines[0].toStdString();
     const auto recordLines
         = std::count_if(lines.begin(), lines.end(), [](const QByteArray& l) { return l.startsWith("  {"); });
@@ -533,10 +533,11 @@ TEST(ResultFileLoad, NotAResultsFile)
 TEST(ResultFileLoad, NewerVersion)
 {
     json j = fileJson(makeResult());
-    j["version"] = 2;
+    j["version"] = 3;
     j["records"][0]["ttft_any_ms"] = "a future shape"; // never reached: the version is checked first
-    expectParseError(
-        bytesOf(j), Kind::NewerVersion, {"run.json", "newer Quantscope", "version 2", "upgrade"});
+    j["telemetry"]["samples"] = "a future shape";
+    expectParseError(bytesOf(j), Kind::NewerVersion,
+        {"run.json", "newer Quantscope", "version 3", "reads version 2", "upgrade"});
     expectParseError(writerOrder(j), Kind::NewerVersion, {"newer Quantscope"});
     j["version"] = 0;
     expectParseError(bytesOf(j), Kind::BadField, {"version: 0 is out of range"});
