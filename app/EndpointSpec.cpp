@@ -44,8 +44,7 @@ bool setField(EndpointSpec& spec, const QString& key, const QString& value, QStr
         for (const QString& url : value.split(u'|', Qt::SkipEmptyParts))
             if (!addMetricsUrl(spec, url, error))
                 return false;
-    }
-    else if (key == u"body") {
+    } else if (key == u"body") {
         auto j = nlohmann::json::parse(value.toStdString(), nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
             error = QStringLiteral("body= must be a JSON object, e.g. body={\"top_k\":20}");
@@ -139,8 +138,9 @@ std::optional<std::vector<EndpointSpec>> readEndpointsFile(const QString& path, 
             if (k == u"metrics" && value.is_array()) {
                 for (const auto& url : value) {
                     if (!url.is_string()) {
-                        error = where + QStringLiteral(".metrics: must be a list of URLs, e.g. "
-                                                       "[\"http://10.0.0.5:9400/metrics\"]");
+                        error = where
+                            + QStringLiteral(".metrics: must be a list of URLs, e.g. "
+                                             "[\"http://10.0.0.5:9400/metrics\"]");
                         return std::nullopt;
                     }
                     if (!addMetricsUrl(spec, QString::fromStdString(url.get<std::string>()), fieldError)) {

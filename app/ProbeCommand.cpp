@@ -25,7 +25,8 @@ QString formatMetrics(const ProbeResult& r)
                        .arg(f.familyCount)
                        .arg(f.flavour.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(f.flavour));
             if (!f.knownFamilies.isEmpty())
-                text += QStringLiteral("\n%1 reads: ").arg(QString(), 22) + f.knownFamilies.join(QStringLiteral(", "));
+                text += QStringLiteral("\n%1 reads: ").arg(QString(), 22)
+                    + f.knownFamilies.join(QStringLiteral(", "));
         } else {
             text = QStringLiteral("%1 does not answer — %2").arg(f.url, f.error);
         }
@@ -66,8 +67,8 @@ int runProbe(const QStringList& args)
     std::vector<Endpoint> endpoints;
     EndpointResolver simulated;
     if (p.positionalArguments().isEmpty()) {
-        for (const char* name : {"model", "api-key-env", "runtime", "quant", "label", "extra",
-                 "metrics", "connect-timeout-ms", "first-byte-timeout-ms", "idle-timeout-ms"}) {
+        for (const char* name : {"model", "api-key-env", "runtime", "quant", "label", "extra", "metrics",
+                 "connect-timeout-ms", "first-byte-timeout-ms", "idle-timeout-ms"}) {
             if (p.isSet(QString::fromLatin1(name))) {
                 err << "quantscope probe: --" << name
                     << " applies to a URL you give; without a URL the built-in "

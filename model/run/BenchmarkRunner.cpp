@@ -227,7 +227,8 @@ void BenchmarkRunner::startTelemetry(std::vector<TelemetryTarget> targets)
         m_recorder = new TelemetryRecorder;
         m_recorder->moveToThread(m_telemetryThread);
         connect(m_telemetryThread, &QThread::finished, m_recorder, &QObject::deleteLater);
-        connect(m_recorder, &TelemetryRecorder::baselineDone, this,
+        connect(
+            m_recorder, &TelemetryRecorder::baselineDone, this,
             [this] {
                 if (m_telemetryState != TelemetryState::Baseline)
                     return; // the wait was given up, or the run was cancelled meanwhile
@@ -508,7 +509,8 @@ void BenchmarkRunner::finishRun()
         m_telemetryState = TelemetryState::Finishing;
         m_telemetryTimer->start(TelemetryRecorder::finishBoundMs(m_request.settings.scrapeMs));
         TelemetryRecorder* recorder = m_recorder;
-        QMetaObject::invokeMethod(recorder, [recorder] { recorder->finish(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            recorder, [recorder] { recorder->finish(); }, Qt::QueuedConnection);
         return;
     }
     completeRun();

@@ -287,7 +287,8 @@ void TelemetryRecorder::advance()
         Q_EMIT baselineDone();
         return;
     case Stage::Draining: {
-        const bool anyRuntime = std::any_of(m_pages.begin(), m_pages.end(), [](const Page& p) { return p.runtime; });
+        const bool anyRuntime
+            = std::any_of(m_pages.begin(), m_pages.end(), [](const Page& p) { return p.runtime; });
         if (anyRuntime && !m_polled) {
             // A fresh look: the last tick may predate the last request's end.
             m_polled = true;

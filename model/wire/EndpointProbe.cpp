@@ -373,7 +373,8 @@ void EndpointProbe::onMetricsScraped()
         f.error = o.error;
         if (f.kind == TelemetrySource::Kind::Runtime) {
             f.enableHint = metricsEnableAdvice(m_result.runtime);
-            m_result.warnings << QStringLiteral("no server metrics (the run goes on without them): ") + o.error;
+            m_result.warnings << QStringLiteral("no server metrics (the run goes on without them): ")
+                    + o.error;
         } else {
             m_result.warnings << o.error;
         }
@@ -451,8 +452,9 @@ nlohmann::json toJson(const MetricsFinding& f)
     nlohmann::json known = nlohmann::json::array();
     for (const QString& k : f.knownFamilies)
         known.push_back(k.toStdString());
-    const auto text
-        = [](const QString& s) { return s.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(s.toStdString()); };
+    const auto text = [](const QString& s) {
+        return s.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(s.toStdString());
+    };
     return {{"url", f.url.toStdString()}, {"kind", telemetrySourceKindId(f.kind).toStdString()},
         {"answered", f.answered}, {"http_status", f.httpStatus}, {"format", text(f.format)},
         {"family_count", f.familyCount}, {"known_families", known}, {"flavour", text(f.flavour)},

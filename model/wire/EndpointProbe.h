@@ -80,7 +80,8 @@ nlohmann::json toJson(const ProbeResult& result);
 
 /// Probes an endpoint asynchronously: health, /v1/models, the runtime's own properties
 /// endpoint (llama-server /props, vLLM /version, SGLang /server_info), the median RTT of
-/// several small requests, then `<baseUrl>/metrics` and each extra metrics URL. Lives in the thread that created it; never the GUI thread's job to wait.
+/// several small requests, then `<baseUrl>/metrics` and each extra metrics URL. Lives in the thread that
+/// created it; never the GUI thread's job to wait.
 class EndpointProbe : public QObject {
     Q_OBJECT
 public:

@@ -112,19 +112,18 @@ int main(int argc, char** argv)
     }
     std::sort(ttft.begin(), ttft.end());
     QTextStream out(stdout);
-    out << QStringLiteral(
-        "bench_runner: %1 requests, %2 in flight, %3 tokens each at %4 tok/s, TTFT %5 ms%6")
-               .arg(requests)
-               .arg(concurrency)
-               .arg(tokens)
-               .arg(tps)
-               .arg(ttftMs)
-               .arg(journal ? QStringLiteral(", journal on") : QString())
-        + (scrapeMs > 0 ? QStringLiteral(", scraping every %1 ms: %2 samples from %3 sources\n")
-                              .arg(scrapeMs)
-                              .arg(result.telemetry.samples.size())
-                              .arg(result.telemetry.sources.size())
-                        : QStringLiteral(", scraping off\n"));
+    out << QStringLiteral("bench_runner: %1 requests, %2 in flight, %3 tokens each at %4 tok/s, TTFT %5 ms%6")
+                .arg(requests)
+                .arg(concurrency)
+                .arg(tokens)
+                .arg(tps)
+                .arg(ttftMs)
+                .arg(journal ? QStringLiteral(", journal on") : QString())
+            + (scrapeMs > 0 ? QStringLiteral(", scraping every %1 ms: %2 samples from %3 sources\n")
+                                  .arg(scrapeMs)
+                                  .arg(result.telemetry.samples.size())
+                                  .arg(result.telemetry.sources.size())
+                            : QStringLiteral(", scraping off\n"));
     out << QStringLiteral("  records %1, failed %2, wall %3 s\n")
                .arg(result.records.size())
                .arg(failed)

@@ -52,8 +52,8 @@ QUrl metricsUrl(const CannedServer& server)
 
 TEST(MetricsScrape, ReadsAPageWithItsFormatAndTheRestartHeader)
 {
-    CannedServer server(
-        httpReply("200 OK", "text/plain; version=0.0.4", GoodPage, "Process-Start-Time-Unix: 1767225600\r\n"));
+    CannedServer server(httpReply(
+        "200 OK", "text/plain; version=0.0.4", GoodPage, "Process-Start-Time-Unix: 1767225600\r\n"));
     const ScrapeOutcome o = scrapeOnce(metricsUrl(server));
     ASSERT_TRUE(o.ok()) << o.error.toStdString();
     EXPECT_EQ(o.httpStatus, 200);
@@ -75,15 +75,15 @@ TEST(MetricsScrape, EveryBadAnswerNamesTheUrlAndSaysWhatToDo)
         const char* expected;
     };
     const Case cases[] = {
-        {httpReply("200 OK", "text/html", "<html><body>Grafana</body></html>"), TelemetrySource::Kind::Exporter,
-            Runtime::Unknown, "answered an HTML page"},
+        {httpReply("200 OK", "text/html", "<html><body>Grafana</body></html>"),
+            TelemetrySource::Kind::Exporter, Runtime::Unknown, "answered an HTML page"},
         // HTML labelled as text is still HTML.
         {httpReply("200 OK", "text/plain", "\n<!DOCTYPE html><html></html>"), TelemetrySource::Kind::Exporter,
             Runtime::Unknown, "answered an HTML page"},
         {httpReply("200 OK", "application/json", "{\"data\":[]}"), TelemetrySource::Kind::Exporter,
             Runtime::Unknown, "answered JSON"},
-        {httpReply("200 OK", "text/plain", "this is } not { metrics at all\n"), TelemetrySource::Kind::Exporter,
-            Runtime::Unknown, "not Prometheus text (line 1"},
+        {httpReply("200 OK", "text/plain", "this is } not { metrics at all\n"),
+            TelemetrySource::Kind::Exporter, Runtime::Unknown, "not Prometheus text (line 1"},
         {httpReply("501 Not Implemented", "application/json",
              R"({"error":{"code":501,"message":"This server does not support metrics endpoint. Start it with `--metrics`","type":"not_supported_error"}})"),
             TelemetrySource::Kind::Runtime, Runtime::LlamaServer, "start llama-server with --metrics"},
@@ -110,7 +110,8 @@ TEST(MetricsScrape, APageOver16MiBIsAbortedWhetherItsLengthIsDeclaredOrNot)
     // Declared: refused at the headers, before 50 MB are read.
     {
         CannedServer server(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 52428800\r\n\r\n" + GoodPage, false);
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 52428800\r\n\r\n" + GoodPage,
+            false);
         const ScrapeOutcome o = scrapeOnce(metricsUrl(server));
         EXPECT_TRUE(o.error.contains(QStringLiteral("larger than 16 MiB — is this a Prometheus exporter?")))
             << o.error.toStdString();
@@ -118,10 +119,11 @@ TEST(MetricsScrape, APageOver16MiBIsAbortedWhetherItsLengthIsDeclaredOrNot)
     // Close-delimited: counted as it arrives.
     {
         QByteArray body(50 * 1024 * 1024, 'x');
-        CannedServer server("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n" + body);
+        CannedServer server(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n" + body);
         body.clear();
-        const ScrapeOutcome o = scrapeOnce(metricsUrl(server), TelemetrySource::Kind::Exporter,
-            Runtime::Unknown, 20000);
+        const ScrapeOutcome o
+            = scrapeOnce(metricsUrl(server), TelemetrySource::Kind::Exporter, Runtime::Unknown, 20000);
         EXPECT_TRUE(o.error.contains(QStringLiteral("larger than 16 MiB"))) << o.error.toStdString();
         EXPECT_LE(o.bodyBytes, MaxMetricsPageBytes);
     }

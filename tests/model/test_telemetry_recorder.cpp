@@ -13,14 +13,6 @@ using namespace qs;
 using namespace qs::test;
 
 namespace {
-QByteArray pageReply(double memMiB)
-{
-    const QByteArray body = "# TYPE DCGM_FI_DEV_FB_USED gauge\nDCGM_FI_DEV_FB_USED{gpu=\"0\"} "
-        + QByteArray::number(memMiB) + "\n# TYPE DCGM_FI_DEV_POWER_USAGE gauge\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 100\n";
-    return "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: "
-        + QByteArray::number(body.size()) + "\r\n\r\n" + body;
-}
-
 bool waitFor(const std::function<bool()>& done, int ms)
 {
     const qint64 until = monotonicNs() + qint64(ms) * 1000000;
@@ -64,7 +56,8 @@ struct Recording {
     void finish()
     {
         TelemetryRecorder* r = recorder;
-        QMetaObject::invokeMethod(r, [r] { r->finish(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            r, [r] { r->finish(); }, Qt::QueuedConnection);
     }
 };
 
@@ -86,7 +79,7 @@ int count(const Telemetry& t, int source, TelemetrySample::Phase phase)
 
 TEST(TelemetryRecorder, BaselineRunAndIdleAfterOnTheRunClockWithOneFetchForASharedUrl)
 {
-    CannedServer exporter(pageReply(2048), false);
+    CannedServer exporter(dcgmPageReply(2048), false);
     const QUrl url(exporter.url().toString() + QStringLiteral("/metrics"));
     Recording rec;
     const qint64 origin = monotonicNs();
@@ -135,7 +128,7 @@ TEST(TelemetryRecorder, BaselineRunAndIdleAfterOnTheRunClockWithOneFetchForAShar
 
 TEST(TelemetryRecorder, ADeadSourceIsAGapWithANoteAndTheOthersGoOn)
 {
-    CannedServer exporter(pageReply(512), false);
+    CannedServer exporter(dcgmPageReply(512), false);
     const QUrl good(exporter.url().toString() + QStringLiteral("/metrics"));
     const QUrl dead(QStringLiteral("http://127.0.0.1:%1/metrics").arg(closedPort()));
     Recording rec;
