@@ -21,6 +21,10 @@ void addEndpointOptions(QCommandLineParser& p)
         QStringLiteral("JSON object merged into every request body, e.g. "
                        "'{\"chat_template_kwargs\":{\"enable_thinking\":false}}'."),
         QStringLiteral("json")});
+    p.addOption({QStringLiteral("metrics"),
+        QStringLiteral("An extra Prometheus page of this endpoint, e.g. a DCGM exporter "
+                       "(http://HOST:9400/metrics) or a node exporter (HOST:9100); repeatable."),
+        QStringLiteral("URL")});
     p.addOption({QStringLiteral("connect-timeout-ms"), QStringLiteral("Connection timeout (default 5000)."),
         QStringLiteral("ms")});
     p.addOption({QStringLiteral("first-byte-timeout-ms"),
@@ -80,6 +84,14 @@ std::optional<Endpoint> endpointFromOptions(const QCommandLineParser& p, const Q
             return std::nullopt;
         }
         e.extraBody = std::move(j);
+    }
+    for (const QString& text : p.values(QStringLiteral("metrics"))) {
+        const QUrl metricsUrl = normalizeMetricsUrl(text, &error);
+        if (metricsUrl.isEmpty()) {
+            error = QStringLiteral("--metrics: ") + error;
+            return std::nullopt;
+        }
+        e.metricsUrls << metricsUrl.toString();
     }
     if (!readMs(p, QStringLiteral("connect-timeout-ms"), e.timeouts.connectMs, error)
         || !readMs(p, QStringLiteral("first-byte-timeout-ms"), e.timeouts.firstByteMs, error)

@@ -9,7 +9,7 @@
 namespace qs::app {
 
 /// The options every endpoint-taking subcommand shares (--model, --api-key-env, --runtime,
-/// --quant, --label, --extra, timeouts).
+/// --quant, --label, --extra, --metrics, timeouts).
 void addEndpointOptions(QCommandLineParser& parser);
 
 /// Builds an endpoint from a URL argument and the shared options. On a bad value, returns

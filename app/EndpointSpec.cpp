@@ -9,7 +9,22 @@ namespace qs::app {
 
 namespace {
 const QStringList SpecKeys = {QStringLiteral("name"), QStringLiteral("url"), QStringLiteral("model"),
-    QStringLiteral("quant"), QStringLiteral("runtime"), QStringLiteral("key-env"), QStringLiteral("body")};
+    QStringLiteral("quant"), QStringLiteral("runtime"), QStringLiteral("key-env"), QStringLiteral("metrics"),
+    QStringLiteral("body")};
+
+/// Appends one metrics URL as typed, normalised; false and `error` when it is not a URL.
+bool addMetricsUrl(EndpointSpec& spec, const QString& text, QString& error)
+{
+    QString why;
+    const QUrl url = normalizeMetricsUrl(text.trimmed(), &why);
+    if (url.isEmpty()) {
+        error = QStringLiteral("metrics: %1").arg(why);
+        return false;
+    }
+    if (!spec.metrics.contains(url.toString()))
+        spec.metrics << url.toString();
+    return true;
+}
 
 bool setField(EndpointSpec& spec, const QString& key, const QString& value, QString& error)
 {
@@ -25,7 +40,11 @@ bool setField(EndpointSpec& spec, const QString& key, const QString& value, QStr
         spec.runtime = value;
     else if (key == u"key-env" || key == u"key_env")
         spec.keyEnv = value;
-    else if (key == u"body") {
+    else if (key == u"metrics") {
+        for (const QString& url : value.split(u'|', Qt::SkipEmptyParts))
+            if (!addMetricsUrl(spec, url, error))
+                return false;
+    } else if (key == u"body") {
         auto j = nlohmann::json::parse(value.toStdString(), nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
             error = QStringLiteral("body= must be a JSON object, e.g. body={\"top_k\":20}");
@@ -116,6 +135,21 @@ std::optional<std::vector<EndpointSpec>> readEndpointsFile(const QString& path, 
                 spec.body = value;
                 continue;
             }
+            if (k == u"metrics" && value.is_array()) {
+                for (const auto& url : value) {
+                    if (!url.is_string()) {
+                        error = where
+                            + QStringLiteral(".metrics: must be a list of URLs, e.g. "
+                                             "[\"http://10.0.0.5:9400/metrics\"]");
+                        return std::nullopt;
+                    }
+                    if (!addMetricsUrl(spec, QString::fromStdString(url.get<std::string>()), fieldError)) {
+                        error = where + QStringLiteral(": ") + fieldError;
+                        return std::nullopt;
+                    }
+                }
+                continue;
+            }
             if (!value.is_string()) {
                 error = where + QStringLiteral(".%1: must be a string").arg(k);
                 return std::nullopt;
@@ -189,6 +223,7 @@ std::optional<RunEndpoint> EndpointResolver::resolve(const EndpointSpec& spec, q
     }
     if (spec.body.is_object())
         e.extraBody = spec.body;
+    e.metricsUrls << spec.metrics;
     if (e.label.isEmpty())
         e.label = e.displayName();
     return r;

@@ -11,9 +11,10 @@
 
 namespace qs::app {
 
-/// `name=LABEL,url=URL[,model=ID][,quant=Q][,runtime=R][,key-env=VAR][,body=JSON]`; `body=`
-/// comes last and takes the rest, so its JSON may contain commas. A bare URL is accepted too.
-/// `url=sim:PROFILE` names a built-in simulated endpoint.
+/// `name=LABEL,url=URL[,model=ID][,quant=Q][,runtime=R][,key-env=VAR][,metrics=URL|URL][,body=JSON]`;
+/// `body=` comes last and takes the rest, so its JSON may contain commas. A bare URL is accepted
+/// too. `url=sim:PROFILE` names a built-in simulated endpoint. `metrics=` lists extra Prometheus
+/// pages (a DCGM exporter, a node exporter…), separated by `|`.
 struct EndpointSpec {
     QString name;
     QString url;
@@ -21,14 +22,17 @@ struct EndpointSpec {
     QString quant;
     QString runtime;
     QString keyEnv;
+    QStringList metrics; ///< extra metrics URLs, normalised (normalizeMetricsUrl)
     nlohmann::json body; ///< null when not given
 };
 
 std::optional<EndpointSpec> parseEndpointSpec(const QString& text, QString& error);
-/// A JSON list of objects with the same fields (`key_env` or `key-env`; `body` an object).
+/// A JSON list of objects with the same fields (`key_env` or `key-env`; `body` an object;
+/// `metrics` a list of URLs, or one URL).
 std::optional<std::vector<EndpointSpec>> readEndpointsFile(const QString& path, QString& error);
 
-/// Turns specs into run endpoints, starting an in-process emulator for each `sim:` URL. Keeps
+/// Turns specs into run endpoints, starting an in-process emulator for each `sim:` URL (and a
+/// simulated node exporter and DCGM exporter beside it, listed in its metrics URLs). Keeps
 /// those emulators alive for its own lifetime.
 class EndpointResolver {
 public:

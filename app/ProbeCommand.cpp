@@ -11,6 +11,35 @@
 
 namespace qs::app {
 
+namespace {
+/// "metrics" lines under the probe's text: what answered at each Prometheus URL, the families
+/// Quantscope reads there, or why it did not answer and the flag that turns it on.
+QString formatMetrics(const ProbeResult& r)
+{
+    QString out;
+    const auto line = [&](const QString& label, const MetricsFinding& f) {
+        QString text;
+        if (f.answered) {
+            text = QStringLiteral("%1 answers: %2, %3 families%4")
+                       .arg(f.url, f.format)
+                       .arg(f.familyCount)
+                       .arg(f.flavour.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(f.flavour));
+            if (!f.knownFamilies.isEmpty())
+                text += QStringLiteral("\n%1 reads: ").arg(QString(), 22)
+                    + f.knownFamilies.join(QStringLiteral(", "));
+        } else {
+            text = QStringLiteral("%1 does not answer — %2").arg(f.url, f.error);
+        }
+        out += QStringLiteral("  %1 %2\n").arg(label, -20).arg(text);
+    };
+    if (!r.metrics.url.isEmpty())
+        line(QStringLiteral("metrics"), r.metrics);
+    for (const MetricsFinding& f : r.extraMetrics)
+        line(QStringLiteral("metrics (extra)"), f);
+    return out;
+}
+} // namespace
+
 int runProbe(const QStringList& args)
 {
     QTextStream out(stdout);
@@ -38,7 +67,7 @@ int runProbe(const QStringList& args)
     std::vector<Endpoint> endpoints;
     EndpointResolver simulated;
     if (p.positionalArguments().isEmpty()) {
-        for (const char* name : {"model", "api-key-env", "runtime", "quant", "label", "extra",
+        for (const char* name : {"model", "api-key-env", "runtime", "quant", "label", "extra", "metrics",
                  "connect-timeout-ms", "first-byte-timeout-ms", "idle-timeout-ms"}) {
             if (p.isSet(QString::fromLatin1(name))) {
                 err << "quantscope probe: --" << name
@@ -80,7 +109,7 @@ int runProbe(const QStringList& args)
         } else {
             if (!e.label.isEmpty())
                 out << e.label << '\n';
-            out << formatProbe(r) << '\n';
+            out << formatProbe(r) << formatMetrics(r) << '\n';
             out.flush();
         }
     }

@@ -66,11 +66,13 @@ int runRun(const QStringList& args)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral(
         "Run a benchmark suite against one or more endpoints and save every measurement.\n\n"
-        "SPEC is name=LABEL,url=URL[,model=ID][,quant=Q][,runtime=R][,key-env=VAR][,body=JSON] (body= last; "
-        "its "
-        "JSON may contain commas), or just a URL. url=sim:q4km-like and url=sim:nvfp4-like are built-in "
-        "simulated "
-        "endpoints."));
+        "SPEC is name=LABEL,url=URL[,model=ID][,quant=Q][,runtime=R][,key-env=VAR][,metrics=URL|URL]"
+        "[,body=JSON] (body= last; its JSON may contain commas), or just a URL. url=sim:q4km-like and "
+        "url=sim:nvfp4-like are built-in simulated endpoints.\n\n"
+        "Server metrics: during the run, each endpoint's own /metrics (when it answers: llama-server "
+        "needs --metrics, SGLang --enable-metrics) and every metrics= URL (a DCGM exporter on :9400, a "
+        "node exporter on :9100…) are scraped every --scrape-ms, with an idle baseline before the first "
+        "request and after the last; they are saved with the results."));
     p.addHelpOption();
     const auto opt = [&](const char* name, const char* help, const char* value) {
         p.addOption({QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value)});
@@ -88,6 +90,10 @@ int runRun(const QStringList& args)
     opt("timeout-ms", "Total time allowed per request (default: no limit beyond the endpoint's timeouts).",
         "MS");
     opt("out", "Results file to write (a journal <out>.journal is kept while running).", "FILE");
+    opt("scrape-ms",
+        "Period of the server-metrics scrapes, 50 to 60000 ms (default 333: about three a second).", "MS");
+    p.addOption({QStringLiteral("no-server-metrics"),
+        QStringLiteral("Do not scrape /metrics or the endpoints' metrics URLs during the run.")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress output.")});
     if (const int rc = parseSubcommand(p, "run", args); rc >= 0)
         return rc;
@@ -114,8 +120,13 @@ int runRun(const QStringList& args)
         || !intOption(p, "runs", 1, 100000, settings.runs, error)
         || !intOption(p, "concurrency", 1, 1024, settings.concurrency, error)
         || !intOption(p, "seed", 0, 2147483647, seed, error)
-        || !intOption(p, "timeout-ms", 1, 86400000, settings.requestTimeoutMs, error))
+        || !intOption(p, "timeout-ms", 1, 86400000, settings.requestTimeoutMs, error)
+        || !intOption(p, "scrape-ms", 50, 60000, settings.scrapeMs, error))
         return usage(error);
+    settings.serverMetrics = !p.isSet(QStringLiteral("no-server-metrics"));
+    if (!settings.serverMetrics && p.isSet(QStringLiteral("scrape-ms")))
+        return usage(QStringLiteral("--scrape-ms sets the period of the scrapes that --no-server-metrics "
+                                    "turns off: give one or the other"));
     settings.seed = quint64(seed);
     if (p.isSet(QStringLiteral("max-tokens"))) {
         int maxTokens = 0;

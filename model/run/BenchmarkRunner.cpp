@@ -2,10 +2,12 @@
 #include "model/run/BenchmarkRunner.h"
 
 #include "model/core/Clock.h"
+#include "model/run/TelemetryRecorder.h"
 #include "model/wire/EndpointProbe.h"
 #include "model/wire/StreamingClient.h"
 
 #include <QHostInfo>
+#include <QThread>
 #include <QTimer>
 #include <ctime>
 #include <deque>
@@ -57,9 +59,18 @@ BenchmarkRunner::BenchmarkRunner(QObject* parent)
     qRegisterMetaType<qs::RunStats>();
     qRegisterMetaType<qs::RunRecord>();
     qRegisterMetaType<qs::RunResult>();
+    qRegisterMetaType<qs::ServerPoint>();
+    qRegisterMetaType<qs::Telemetry>();
 }
 
-BenchmarkRunner::~BenchmarkRunner() = default;
+BenchmarkRunner::~BenchmarkRunner()
+{
+    if (!m_telemetryThread)
+        return;
+    stopTelemetryNow(QString()); // no sample is journaled after this
+    m_telemetryThread->quit();
+    m_telemetryThread->wait(); // the recorder is deleted in its thread as it ends
+}
 
 void BenchmarkRunner::start(RunRequest request)
 {
@@ -160,6 +171,17 @@ void BenchmarkRunner::beginRequests()
         Q_EMIT failed(QStringLiteral("no endpoint is reachable, nothing was run:") + why);
         return;
     }
+    std::vector<TelemetryTarget> targets;
+    m_result.telemetry = Telemetry();
+    if (m_request.settings.serverMetrics) {
+        m_result.telemetry.periodMs = m_request.settings.scrapeMs;
+        targets = telemetryTargets(m_result.endpoints, m_usable);
+        if (targets.empty())
+            m_result.telemetry.notes << QStringLiteral(
+                "nothing to scrape: no endpoint's /metrics answered and no metrics URL was given");
+    } else {
+        m_result.telemetry.notes << QStringLiteral("scraping off (--no-server-metrics)");
+    }
     if (!m_request.journalPath.isEmpty()) {
         const QString error = m_journal.open(m_request.journalPath, m_result);
         if (!error.isEmpty()) {
@@ -182,10 +204,111 @@ void BenchmarkRunner::beginRequests()
         }
         m_lanes.push_back(std::move(lane));
     }
+    if (!targets.empty()) {
+        startTelemetry(std::move(targets)); // the requests begin once the idle baseline is taken
+        return;
+    }
+    launchRequests();
+}
+
+void BenchmarkRunner::launchRequests()
+{
     m_liveTimer->start();
     emitProgress(nullptr);
     for (auto& lane : m_lanes)
         pump(*lane);
+}
+
+void BenchmarkRunner::startTelemetry(std::vector<TelemetryTarget> targets)
+{
+    if (!m_telemetryThread) {
+        m_telemetryThread = new QThread(this);
+        m_telemetryThread->setObjectName(QStringLiteral("quantscope-telemetry"));
+        m_recorder = new TelemetryRecorder;
+        m_recorder->moveToThread(m_telemetryThread);
+        connect(m_telemetryThread, &QThread::finished, m_recorder, &QObject::deleteLater);
+        connect(
+            m_recorder, &TelemetryRecorder::baselineDone, this,
+            [this] {
+                if (m_telemetryState != TelemetryState::Baseline)
+                    return; // the wait was given up, or the run was cancelled meanwhile
+                m_telemetryTimer->stop();
+                m_telemetryState = TelemetryState::Running;
+                launchRequests();
+            },
+            Qt::QueuedConnection);
+        connect(m_recorder, &TelemetryRecorder::finished, this, &BenchmarkRunner::onTelemetryFinished,
+            Qt::QueuedConnection);
+        // Direct: the point goes from the recorder's thread straight to whoever listens (the
+        // controller, queued); nothing of it runs on the runner's thread.
+        connect(m_recorder, &TelemetryRecorder::serverPoint, this, &BenchmarkRunner::serverPoint,
+            Qt::DirectConnection);
+        m_telemetryTimer = new QTimer(this);
+        m_telemetryTimer->setSingleShot(true);
+        connect(m_telemetryTimer, &QTimer::timeout, this, &BenchmarkRunner::onTelemetryTimeout);
+        m_telemetryThread->start();
+    }
+    m_telemetryState = TelemetryState::Baseline;
+    const int period = m_request.settings.scrapeMs;
+    // The baseline is one scrape of each source at once: never wait longer than one may take.
+    m_telemetryTimer->start(TelemetryRecorder::scrapeTimeoutMs(period) + 1000);
+    TelemetryRecorder* recorder = m_recorder;
+    RunJournal* journal = m_journal.isOpen() ? &m_journal : nullptr;
+    QMetaObject::invokeMethod(
+        recorder,
+        [recorder, t = std::move(targets), period, origin = m_startNs, journal]() mutable {
+            recorder->start(std::move(t), period, origin, journal);
+        },
+        Qt::QueuedConnection);
+}
+
+void BenchmarkRunner::onTelemetryTimeout()
+{
+    if (m_telemetryState == TelemetryState::Baseline) {
+        m_telemetryState = TelemetryState::Running;
+        Q_EMIT warning(QStringLiteral("the idle baseline of the server metrics took too long; the requests "
+                                      "start without waiting for it"));
+        launchRequests();
+    } else if (m_telemetryState == TelemetryState::Finishing) {
+        stopTelemetryNow(QStringLiteral("the telemetry did not finish within %1 s of the last request; "
+                                        "the idle_after baseline is missing")
+                             .arg(TelemetryRecorder::finishBoundMs(m_request.settings.scrapeMs) / 1000));
+        completeRun();
+    }
+}
+
+void BenchmarkRunner::onTelemetryFinished(const Telemetry& telemetry)
+{
+    if (m_telemetryState != TelemetryState::Finishing)
+        return; // stopped meanwhile
+    m_telemetryTimer->stop();
+    m_telemetryState = TelemetryState::Off;
+    const QStringList notes = m_result.telemetry.notes;
+    m_result.telemetry = telemetry;
+    m_result.telemetry.notes = notes + telemetry.notes;
+    completeRun();
+}
+
+void BenchmarkRunner::stopTelemetryNow(const QString& why)
+{
+    if (m_telemetryTimer)
+        m_telemetryTimer->stop();
+    const bool wanted = m_telemetryState != TelemetryState::Off;
+    m_telemetryState = TelemetryState::Off;
+    if (!m_recorder)
+        return;
+    // Blocking is safe: the recorder never waits for this thread.
+    Telemetry telemetry;
+    TelemetryRecorder* recorder = m_recorder;
+    QMetaObject::invokeMethod(
+        recorder, [recorder, &telemetry] { telemetry = recorder->stop(); }, Qt::BlockingQueuedConnection);
+    if (!wanted)
+        return;
+    const QStringList notes = m_result.telemetry.notes;
+    m_result.telemetry = std::move(telemetry);
+    m_result.telemetry.notes = notes + m_result.telemetry.notes;
+    if (!why.isEmpty())
+        m_result.telemetry.notes << why;
 }
 
 void BenchmarkRunner::pump(Lane& lane)
@@ -365,12 +488,11 @@ void BenchmarkRunner::flushLive()
 
 void BenchmarkRunner::finishRun()
 {
-    if (!m_running)
+    if (!m_running || m_telemetryState == TelemetryState::Finishing)
         return;
     for (const auto& lane : m_lanes)
         if (!lane->done)
             return;
-    m_running = false;
     if (m_liveTimer)
         m_liveTimer->stop();
     flushLive();
@@ -382,6 +504,21 @@ void BenchmarkRunner::finishRun()
                             .arg(m_progress.total);
     m_stats.wallMs = msBetween(m_startNs, monotonicNs());
     m_stats.runnerCpuMs = threadCpuMs() - m_cpuStartMs;
+    if (m_telemetryState != TelemetryState::Off) {
+        // The idle_after baseline belongs in the journal and the result: wait for it (bounded).
+        m_telemetryState = TelemetryState::Finishing;
+        m_telemetryTimer->start(TelemetryRecorder::finishBoundMs(m_request.settings.scrapeMs));
+        TelemetryRecorder* recorder = m_recorder;
+        QMetaObject::invokeMethod(
+            recorder, [recorder] { recorder->finish(); }, Qt::QueuedConnection);
+        return;
+    }
+    completeRun();
+}
+
+void BenchmarkRunner::completeRun()
+{
+    m_running = false;
     m_journal.close(false); // the owner removes it once the results file is safely written
     for (auto& lane : m_lanes)
         for (auto& [key, slot] : lane->streams)
@@ -401,6 +538,7 @@ void BenchmarkRunner::abortNow()
 {
     m_cancel = true;
     doCancel();
+    stopTelemetryNow(QStringLiteral("telemetry stopped: the run was aborted"));
 }
 
 void BenchmarkRunner::doCancel()

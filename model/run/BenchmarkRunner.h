@@ -17,12 +17,15 @@
 #include <optional>
 #include <vector>
 
+class QThread;
 class QTimer;
 
 namespace qs {
 
 class StreamingClient;
 class EndpointProbe;
+class TelemetryRecorder;
+struct TelemetryTarget;
 struct ProbeResult;
 
 /// What to run.
@@ -109,6 +112,11 @@ private:
     struct Lane;
     void onProbed(int endpoint, const ProbeResult& result);
     void beginRequests();
+    void launchRequests();
+    void startTelemetry(std::vector<TelemetryTarget> targets);
+    void onTelemetryTimeout();
+    void onTelemetryFinished(const Telemetry& telemetry);
+    void stopTelemetryNow(const QString& why);
     void pump(Lane& lane);
     bool startNextConversation(Lane& lane, Slot& slot);
     void launch(Slot& slot);
@@ -116,6 +124,7 @@ private:
     void emitProgress(const Slot* startedSlot);
     void flushLive();
     void finishRun();
+    void completeRun();
     void doCancel();
 
     RunRequest m_request;
@@ -137,6 +146,12 @@ private:
     int m_nextSlotId = 0;
     bool m_running = false;
     std::atomic<bool> m_cancel {false};
+    // Server telemetry: the recorder lives in its own thread, created with the first run that
+    // scrapes; the runner only posts to it and waits (bounded) for its baseline and its end.
+    QThread* m_telemetryThread = nullptr;
+    TelemetryRecorder* m_recorder = nullptr;
+    QTimer* m_telemetryTimer = nullptr; ///< bounds the waits for the baseline and the end
+    enum class TelemetryState { Off, Baseline, Running, Finishing } m_telemetryState = TelemetryState::Off;
 };
 
 } // namespace qs

@@ -16,6 +16,8 @@ RunController::RunController(QObject* parent)
         Qt::QueuedConnection);
     connect(m_runner, &BenchmarkRunner::liveDeltas, this, &RunController::liveDeltas, Qt::QueuedConnection);
     connect(m_runner, &BenchmarkRunner::warning, this, &RunController::warning, Qt::QueuedConnection);
+    // Emitted in the telemetry thread; queued to this object's thread.
+    connect(m_runner, &BenchmarkRunner::serverPoint, this, &RunController::serverPoint, Qt::QueuedConnection);
     connect(
         m_runner, &BenchmarkRunner::finished, this,
         [this](const RunResult& result, const RunStats& stats) {

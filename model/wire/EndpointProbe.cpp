@@ -2,6 +2,7 @@
 #include "model/wire/EndpointProbe.h"
 
 #include "model/core/Clock.h"
+#include "model/core/MetricCatalog.h"
 #include "model/core/Percentile.h"
 #include "model/wire/StreamChunk.h"
 
@@ -55,7 +56,10 @@ void EndpointProbe::start(const Endpoint& endpoint, int rttSamples)
     m_result.runtime = endpoint.runtime;
     m_rttSamples = qMax(1, rttSamples);
     m_queue.clear();
+    m_metricsPending.clear();
+    m_metricsNext = 0;
     m_running = true;
+    m_cancelled = false;
 
     get(QStringLiteral("/health"), [this](const Reply& r) {
         m_result.healthPath = QStringLiteral("/health");
@@ -262,7 +266,11 @@ void EndpointProbe::next()
     if (!m_running)
         return;
     if (m_queue.empty()) {
-        done();
+        // The metrics pages last, once the runtime is known (its advice names the runtime's flag).
+        if (m_result.usable() && !m_cancelled && m_metricsPending.empty())
+            probeMetrics();
+        else
+            done();
         return;
     }
     auto [path, handler] = std::move(m_queue.front());
@@ -314,10 +322,84 @@ void EndpointProbe::onExchangeFinished()
     next();
 }
 
+void EndpointProbe::probeMetrics()
+{
+    MetricsFinding own;
+    own.url = m_result.endpoint.url(QStringLiteral("/metrics")).toString();
+    own.kind = TelemetrySource::Kind::Runtime;
+    m_metricsPending.push_back(own);
+    for (const QString& url : m_result.endpoint.metricsUrls) {
+        MetricsFinding extra;
+        extra.url = url;
+        extra.kind = TelemetrySource::Kind::Exporter;
+        m_metricsPending.push_back(extra);
+    }
+    if (!m_scrape) {
+        m_scrape = new MetricsScrape(this);
+        connect(m_scrape, &MetricsScrape::finished, this, &EndpointProbe::onMetricsScraped);
+    }
+    m_metricsNext = 0;
+    ScrapeRequest request;
+    request.url = QUrl(own.url);
+    request.kind = own.kind;
+    request.runtime = m_result.runtime;
+    request.apiKey = m_result.endpoint.apiKey();
+    request.timeoutMs = 5000;
+    m_scrape->start(request);
+}
+
+void EndpointProbe::onMetricsScraped()
+{
+    MetricsFinding& f = m_metricsPending[m_metricsNext];
+    const ScrapeOutcome& o = m_scrape->outcome();
+    f.httpStatus = o.httpStatus;
+    if (o.ok()) {
+        const auto families = familiesOf(*o.page);
+        f.answered = true;
+        f.format = promFormatId(o.page->format);
+        f.familyCount = int(families.size());
+        f.knownFamilies = knownFamilies(families);
+        f.flavour = sourceFlavour(families);
+        if (f.knownFamilies.isEmpty())
+            m_result.warnings << QStringLiteral(
+                "%1 answers (%2 families), but none Quantscope reads%3; it is scraped and kept by name")
+                                     .arg(f.url)
+                                     .arg(f.familyCount)
+                                     .arg(f.kind == TelemetrySource::Kind::Runtime
+                                                 && m_result.runtime == Runtime::Vllm
+                                             ? QStringLiteral(" (vLLM started with --disable-log-stats?)")
+                                             : QString());
+    } else {
+        f.error = o.error;
+        if (f.kind == TelemetrySource::Kind::Runtime) {
+            f.enableHint = metricsEnableAdvice(m_result.runtime);
+            m_result.warnings << QStringLiteral("no server metrics (the run goes on without them): ")
+                    + o.error;
+        } else {
+            m_result.warnings << o.error;
+        }
+    }
+    if (++m_metricsNext < m_metricsPending.size() && !m_cancelled) {
+        const MetricsFinding& next = m_metricsPending[m_metricsNext];
+        ScrapeRequest request;
+        request.url = QUrl(next.url);
+        request.kind = next.kind;
+        request.timeoutMs = 5000;
+        m_scrape->start(request);
+        return;
+    }
+    m_result.metrics = m_metricsPending.front();
+    m_result.extraMetrics.assign(m_metricsPending.begin() + 1, m_metricsPending.end());
+    done();
+}
+
 void EndpointProbe::cancel()
 {
     if (!m_running)
         return;
+    m_cancelled = true;
+    if (m_scrape && m_scrape->busy())
+        m_scrape->cancel();
     m_queue.clear();
     m_connection->abort(makeFailure(FailureKind::Cancelled, QStringLiteral("Probe cancelled"), QString()));
 }
@@ -365,6 +447,20 @@ void EndpointProbe::done()
     Q_EMIT finished(r);
 }
 
+nlohmann::json toJson(const MetricsFinding& f)
+{
+    nlohmann::json known = nlohmann::json::array();
+    for (const QString& k : f.knownFamilies)
+        known.push_back(k.toStdString());
+    const auto text = [](const QString& s) {
+        return s.isEmpty() ? nlohmann::json(nullptr) : nlohmann::json(s.toStdString());
+    };
+    return {{"url", f.url.toStdString()}, {"kind", telemetrySourceKindId(f.kind).toStdString()},
+        {"answered", f.answered}, {"http_status", f.httpStatus}, {"format", text(f.format)},
+        {"family_count", f.familyCount}, {"known_families", known}, {"flavour", text(f.flavour)},
+        {"error", text(f.error)}, {"enable_hint", text(f.enableHint)}};
+}
+
 nlohmann::json toJson(const ProbeResult& r)
 {
     nlohmann::json models = nlohmann::json::array();
@@ -374,6 +470,14 @@ nlohmann::json toJson(const ProbeResult& r)
     for (const QString& w : r.warnings)
         warnings.push_back(w.toStdString());
     const nlohmann::json failure = toJson(r.failure);
+    // The runtime's own page, with the extra URLs under "extra"; null when not probed.
+    nlohmann::json metrics = nullptr;
+    if (!r.metrics.url.isEmpty()) {
+        metrics = toJson(r.metrics);
+        metrics["extra"] = nlohmann::json::array();
+        for (const MetricsFinding& f : r.extraMetrics)
+            metrics["extra"].push_back(toJson(f));
+    }
     return {{"base_url", r.endpoint.baseUrl.toString().toStdString()}, {"usable", r.usable()},
         {"reachable", r.reachable}, {"failure", failure},
         {"health",
@@ -389,7 +493,7 @@ nlohmann::json toJson(const ProbeResult& r)
         {"model_path", r.modelPath.toStdString()}, {"tool_call_parser", r.toolCallParser.toStdString()},
         {"reasoning_parser", r.reasoningParser.toStdString()}, {"rtt_samples_ms", r.rttSamplesMs},
         {"rtt_median_ms", r.rttMedianMs ? nlohmann::json(*r.rttMedianMs) : nlohmann::json(nullptr)},
-        {"warnings", warnings}};
+        {"metrics", metrics}, {"warnings", warnings}};
 }
 
 ProbeResult probeBlocking(const Endpoint& endpoint, int rttSamples)

@@ -4,6 +4,7 @@
 #include "model/core/Endpoint.h"
 #include "model/core/Failure.h"
 #include "model/wire/HttpConnection.h"
+#include "model/wire/MetricsScrape.h"
 
 #include <QObject>
 #include <QStringList>
@@ -14,6 +15,24 @@
 #include <vector>
 
 namespace qs {
+
+/// What the probe found at one Prometheus URL: the runtime's own `<baseUrl>/metrics` or an
+/// extra metrics URL of the endpoint.
+struct MetricsFinding {
+    QString url; ///< empty: not probed (the endpoint itself did not answer)
+    TelemetrySource::Kind kind = TelemetrySource::Kind::Runtime;
+    bool answered = false; ///< a Prometheus page came back and parsed
+    int httpStatus = 0; ///< 0 when no HTTP answer arrived
+    QString format; ///< "prometheus-0.0.4" or "openmetrics-1.0.0"
+    int familyCount = 0; ///< families on the page, known or not
+    QStringList knownFamilies; ///< the catalogue's families found (MetricCatalog knownFamilies)
+    QString flavour; ///< "llama-server", "vllm", "sglang", "dcgm", "node" or ""
+    QString error; ///< why it is not usable (names the URL and what to do)
+    /// Runtime kind, when the page does not answer: the flag that turns it on, e.g.
+    /// "start llama-server with --metrics".
+    QString enableHint;
+};
+nlohmann::json toJson(const MetricsFinding& finding);
 
 /// What a probe learned about an endpoint. Every detected fact keeps its evidence, so a user
 /// can see why Quantscope believes a server is vLLM or has a 32k context.
@@ -46,6 +65,10 @@ struct ProbeResult {
     QString reasoningParser; ///< SGLang /server_info reasoning_parser
     nlohmann::json properties = nlohmann::json::object(); ///< raw /props, /version or /server_info
 
+    /// The runtime's own `/metrics` (scraped during runs when it answered).
+    MetricsFinding metrics;
+    std::vector<MetricsFinding> extraMetrics; ///< one per Endpoint::metricsUrls, in order
+
     std::vector<double> rttSamplesMs; ///< round trips of small GETs on a warm connection
     std::optional<double> rttMedianMs;
     QStringList warnings;
@@ -56,8 +79,9 @@ struct ProbeResult {
 nlohmann::json toJson(const ProbeResult& result);
 
 /// Probes an endpoint asynchronously: health, /v1/models, the runtime's own properties
-/// endpoint (llama-server /props, vLLM /version, SGLang /server_info), then the median RTT of
-/// several small requests. Lives in the thread that created it; never the GUI thread's job to wait.
+/// endpoint (llama-server /props, vLLM /version, SGLang /server_info), the median RTT of
+/// several small requests, then `<baseUrl>/metrics` and each extra metrics URL. Lives in the thread that
+/// created it; never the GUI thread's job to wait.
 class EndpointProbe : public QObject {
     Q_OBJECT
 public:
@@ -82,6 +106,8 @@ private:
     void next();
     void onExchangeFinished();
     void planAfterModels();
+    void probeMetrics();
+    void onMetricsScraped();
     void done();
 
     HttpConnection* m_connection;
@@ -89,8 +115,12 @@ private:
     std::deque<std::pair<QString, Handler>> m_queue;
     Handler m_current;
     QByteArray m_body;
+    MetricsScrape* m_scrape = nullptr; ///< created when the metrics pages are probed
+    std::vector<MetricsFinding> m_metricsPending; ///< runtime page first, then the extras
+    std::size_t m_metricsNext = 0;
     int m_rttSamples = 7;
     bool m_running = false;
+    bool m_cancelled = false;
 };
 
 /// Runs a probe to completion on the calling thread (local event loop). CLI and tests only.

@@ -353,6 +353,90 @@ private slots:
         QCOMPARE(spec, 4);
         QCOMPARE(fromFile, 4);
     }
+
+    void metricsUrlsScrapeMsAndNoServerMetrics()
+    {
+        QTemporaryDir dir;
+        QTcpServer s;
+        s.listen(QHostAddress::LocalHost, 0);
+        const quint16 port = s.serverPort();
+        s.close(); // a dead exporter: the run goes on, its samples are a gap with a note
+        const QString dead = QStringLiteral("127.0.0.1:%1").arg(port);
+        const QString endpoints = dir.filePath(QStringLiteral("endpoints.json"));
+        QFile f(endpoints);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral(R"([{"name": "F", "url": "sim:nvfp4-like", "metrics": ["%1"]}])")
+                    .arg(dead)
+                    .toUtf8());
+        f.close();
+        const QString out = dir.filePath(QStringLiteral("m.json"));
+        Run r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+                        QStringLiteral("--endpoint"),
+                        QStringLiteral("name=S,url=sim:q4km-like,metrics=%1|http://%1/custom").arg(dead),
+                        QStringLiteral("--endpoints"), endpoints, QStringLiteral("--runs"),
+                        QStringLiteral("1"), QStringLiteral("--warmup"), QStringLiteral("0"),
+                        QStringLiteral("--scrape-ms"), QStringLiteral("100"), QStringLiteral("--out"), out},
+            120000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile results(out);
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        const QJsonObject file = QJsonDocument::fromJson(results.readAll()).object();
+        const QJsonArray eps = file.value(QStringLiteral("endpoints")).toArray();
+        const auto metricsOf = [&](int i) {
+            return eps[i]
+                .toObject()
+                .value(QStringLiteral("endpoint"))
+                .toObject()
+                .value(QStringLiteral("metrics"))
+                .toArray();
+        };
+        QCOMPARE(metricsOf(0).size(), 2);
+        QCOMPARE(metricsOf(0)[0].toString(), QStringLiteral("http://%1/metrics").arg(dead)); // normalised
+        QCOMPARE(metricsOf(0)[1].toString(), QStringLiteral("http://%1/custom").arg(dead));
+        QCOMPARE(metricsOf(1).size(), 1);
+        const QJsonObject telemetry = file.value(QStringLiteral("telemetry")).toObject();
+        QCOMPARE(telemetry.value(QStringLiteral("period_ms")).toInt(), 100);
+        const QJsonArray sources = telemetry.value(QStringLiteral("sources")).toArray();
+        QVERIFY2(sources.size() >= 3, QJsonDocument(telemetry).toJson().constData());
+        bool noted = false;
+        for (const auto& src : sources)
+            for (const auto& n : src.toObject().value(QStringLiteral("notes")).toArray())
+                noted = noted || n.toString().contains(QStringLiteral("down: connection refused"));
+        QVERIFY(noted);
+
+        // Bad periods are refused with the range; --no-server-metrics says so in the file.
+        r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+            QStringLiteral("--endpoint"), QStringLiteral("url=sim:q4km-like"), QStringLiteral("--scrape-ms"),
+            QStringLiteral("10"), QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--scrape-ms must be a whole number from 50 to 60000")),
+            qPrintable(r.err));
+        r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+            QStringLiteral("--endpoint"), QStringLiteral("url=sim:q4km-like,metrics=ftp://x"),
+            QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("not an http(s) URL of a Prometheus page")), qPrintable(r.err));
+        const QString off = dir.filePath(QStringLiteral("off.json"));
+        r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+                    QStringLiteral("--endpoint"), QStringLiteral("url=sim:q4km-like,metrics=%1").arg(dead),
+                    QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--warmup"),
+                    QStringLiteral("0"), QStringLiteral("--no-server-metrics"), QStringLiteral("--out"), off},
+            120000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile offFile(off);
+        QVERIFY(offFile.open(QIODevice::ReadOnly));
+        const QJsonObject offTelemetry = QJsonDocument::fromJson(offFile.readAll())
+                                             .object()
+                                             .value(QStringLiteral("telemetry"))
+                                             .toObject();
+        QCOMPARE(offTelemetry.value(QStringLiteral("period_ms")).toInt(), 0);
+        QVERIFY(offTelemetry.value(QStringLiteral("notes"))
+                    .toArray()
+                    .contains(QJsonValue(QStringLiteral("scraping off (--no-server-metrics)"))));
+        QVERIFY(run({QStringLiteral("run"), QStringLiteral("--help")})
+                    .out.contains(QStringLiteral("--scrape-ms")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

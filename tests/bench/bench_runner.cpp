@@ -6,8 +6,11 @@
 // time per streamed token (clients, HTTP/SSE parsing, JSON decoding, metrics, journal writes)
 // — the emulator's CPU is on another thread and not counted.
 //
+// --scrape-ms N turns server telemetry on (the emulator's /metrics and a DCGM exporter, scraped
+// in the recorder's own thread): the runner thread's CPU and the TTFTs should not move.
+//
 // Usage: bench_runner [--concurrency 64] [--requests 640] [--tokens 64] [--tps 100] [--ttft-ms 20]
-//                     [--journal]
+//                     [--journal] [--scrape-ms N]
 #include "model/core/Clock.h"
 #include "model/run/RunController.h"
 #include "tests/support/Emulator.h"
@@ -22,7 +25,7 @@ using namespace qs;
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    int concurrency = 64, requests = 640, tokens = 64;
+    int concurrency = 64, requests = 640, tokens = 64, scrapeMs = 0;
     double tps = 100, ttftMs = 20;
     bool journal = false;
     const QStringList args = app.arguments().mid(1);
@@ -38,6 +41,8 @@ int main(int argc, char** argv)
             tps = v.toDouble(), ++i;
         else if (a == u"--ttft-ms")
             ttftMs = v.toDouble(), ++i;
+        else if (a == u"--scrape-ms")
+            scrapeMs = v.toInt(), ++i;
         else if (a == u"--journal")
             journal = true;
         else {
@@ -75,6 +80,8 @@ int main(int argc, char** argv)
     request.endpoints = {e};
     request.settings.concurrency = concurrency;
     request.probe = false;
+    request.settings.serverMetrics = scrapeMs > 0; // not probed: the emulator's /metrics is tried
+    request.settings.scrapeMs = scrapeMs;
     QTemporaryDir dir;
     if (journal)
         request.journalPath = dir.filePath(QStringLiteral("bench.journal"));
@@ -105,14 +112,18 @@ int main(int argc, char** argv)
     }
     std::sort(ttft.begin(), ttft.end());
     QTextStream out(stdout);
-    out << QStringLiteral(
-        "bench_runner: %1 requests, %2 in flight, %3 tokens each at %4 tok/s, TTFT %5 ms%6\n")
-               .arg(requests)
-               .arg(concurrency)
-               .arg(tokens)
-               .arg(tps)
-               .arg(ttftMs)
-               .arg(journal ? QStringLiteral(", journal on") : QString());
+    out << QStringLiteral("bench_runner: %1 requests, %2 in flight, %3 tokens each at %4 tok/s, TTFT %5 ms%6")
+                .arg(requests)
+                .arg(concurrency)
+                .arg(tokens)
+                .arg(tps)
+                .arg(ttftMs)
+                .arg(journal ? QStringLiteral(", journal on") : QString())
+            + (scrapeMs > 0 ? QStringLiteral(", scraping every %1 ms: %2 samples from %3 sources\n")
+                                  .arg(scrapeMs)
+                                  .arg(result.telemetry.samples.size())
+                                  .arg(result.telemetry.sources.size())
+                            : QStringLiteral(", scraping off\n"));
     out << QStringLiteral("  records %1, failed %2, wall %3 s\n")
                .arg(result.records.size())
                .arg(failed)

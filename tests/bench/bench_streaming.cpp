@@ -10,15 +10,21 @@
 //   decode error = client decode_tps − rate from the emulator's write stamps
 //   CPU/token    = client-thread CPU time (CLOCK_THREAD_CPUTIME_ID) / tokens streamed
 //
+// With --scrape-ms N, a TelemetryRecorder on its own thread (as in a run) scrapes the emulator's
+// /metrics and a DCGM exporter every N ms while the client streams: compare the stamp error with
+// and without it (scraping must not change what the requests measure).
+//
 // Usage: bench_streaming [--requests N] [--tokens N] [--ttft-ms X] [--tps X]
-//                        [--dialect llama-server|vllm|sglang] [--json]
+//                        [--dialect llama-server|vllm|sglang] [--scrape-ms N] [--json]
 #include "model/core/Clock.h"
 #include "model/core/Percentile.h"
+#include "model/run/TelemetryRecorder.h"
 #include "model/wire/StreamingClient.h"
 #include "tests/support/Emulator.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
+#include <QThread>
 #include <cmath>
 #include <ctime>
 
@@ -69,7 +75,7 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
-    int requests = 200, tokens = 32;
+    int requests = 200, tokens = 32, scrapeMs = 0;
     double ttftMs = 50, tps = 200;
     bool json = false;
     emu::Dialect dialect = emu::Dialect::LlamaServer;
@@ -85,6 +91,8 @@ int main(int argc, char** argv)
             ttftMs = v.toDouble(), ++i;
         else if (a == u"--tps")
             tps = v.toDouble(), ++i;
+        else if (a == u"--scrape-ms")
+            scrapeMs = v.toInt(), ++i;
         else if (a == u"--json")
             json = true;
         else if (a == u"--dialect") {
@@ -98,8 +106,9 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    if (requests < 1 || tokens < 2 || tps <= 0 || ttftMs < 0) {
-        QTextStream(stderr) << "need --requests >= 1, --tokens >= 2, --tps > 0, --ttft-ms >= 0\n";
+    if (requests < 1 || tokens < 2 || tps <= 0 || ttftMs < 0 || scrapeMs < 0) {
+        QTextStream(stderr)
+            << "need --requests >= 1, --tokens >= 2, --tps > 0, --ttft-ms >= 0, --scrape-ms >= 0\n";
         return 2;
     }
 
@@ -122,6 +131,22 @@ int main(int argc, char** argv)
     QObject::connect(
         &client, &StreamingClient::finished, [&](const RequestRecord& r) { records.push_back(r); });
 
+    // Scraping on: the recorder in its own thread, as BenchmarkRunner runs it.
+    QThread telemetryThread;
+    auto* recorder = new TelemetryRecorder;
+    recorder->moveToThread(&telemetryThread);
+    QObject::connect(&telemetryThread, &QThread::finished, recorder, &QObject::deleteLater);
+    telemetryThread.start();
+    Telemetry telemetry;
+    if (scrapeMs > 0) {
+        std::vector<TelemetryTarget> targets(1);
+        targets[0].url = endpoint.url(QStringLiteral("/metrics"));
+        targets[0].kind = TelemetrySource::Kind::Runtime;
+        QMetaObject::invokeMethod(
+            recorder, [&] { recorder->start(targets, scrapeMs, monotonicNs(), nullptr); },
+            Qt::BlockingQueuedConnection);
+    }
+
     const double cpuStart = threadCpuMs();
     const qint64 wallStart = monotonicNs();
     for (int i = 0; i < requests; ++i) {
@@ -131,6 +156,15 @@ int main(int argc, char** argv)
     }
     const double cpuMs = threadCpuMs() - cpuStart;
     const double wallMs = msBetween(wallStart, monotonicNs());
+    QMetaObject::invokeMethod(
+        recorder, [&] { telemetry = recorder->stop(); }, Qt::BlockingQueuedConnection);
+    telemetryThread.quit();
+    telemetryThread.wait();
+    int scrapes = 0, scrapeErrors = 0;
+    for (const TelemetrySample& t : telemetry.samples) {
+        ++scrapes;
+        scrapeErrors += t.ok() ? 0 : 1;
+    }
 
     const auto served = emulator.server()->servedRequests();
     std::vector<double> stampErr, ttftErr, ttftVsScript, decodeErr, decodeVsScript, sendLatency;
@@ -167,7 +201,8 @@ int main(int argc, char** argv)
         out << QStringLiteral(
             "{\"dialect\":\"%1\",\"requests\":%2,\"tokens_per_request\":%3,\"ttft_ms\":%4,\"tps\":%5,"
             "\"failures\":%6,\"mismatched\":%7,\"stamp_err_mean_ms\":%8,\"stamp_err_p99_ms\":%9,"
-            "\"ttft_err_mean_ms\":%10,\"ttft_err_p99_ms\":%11,\"cpu_us_per_token\":%12}\n")
+            "\"ttft_err_mean_ms\":%10,\"ttft_err_p99_ms\":%11,\"cpu_us_per_token\":%12,\"scrape_ms\":%13,"
+            "\"scrapes\":%14,\"scrape_errors\":%15}\n")
                    .arg(dialectName)
                    .arg(requests)
                    .arg(tokens)
@@ -179,7 +214,10 @@ int main(int argc, char** argv)
                    .arg(stamp.p99, 0, 'f', 4)
                    .arg(ttft.mean, 0, 'f', 4)
                    .arg(ttft.p99, 0, 'f', 4)
-                   .arg(cpuPerTokenUs, 0, 'f', 2);
+                   .arg(cpuPerTokenUs, 0, 'f', 2)
+                   .arg(scrapeMs)
+                   .arg(scrapes)
+                   .arg(scrapeErrors);
         return failures || mismatched ? 1 : 0;
     }
     out << QStringLiteral(
@@ -193,6 +231,12 @@ int main(int argc, char** argv)
                .arg(failures)
                .arg(mismatched)
                .arg(wallMs / 1000.0, 0, 'f', 1);
+    out << (scrapeMs > 0 ? QStringLiteral("  scraping on: every %1 ms, %2 scrapes (%3 failed) in the "
+                                          "recorder's thread\n")
+                               .arg(scrapeMs)
+                               .arg(scrapes)
+                               .arg(scrapeErrors)
+                         : QStringLiteral("  scraping off\n"));
     out << line("stamp error, every token (ms)", stamp, "ms");
     out << line("ttft_any error vs emulator (ms)", ttft, "ms");
     out << line("ttft_any − scripted TTFT (ms)", summarize(ttftVsScript), "ms");

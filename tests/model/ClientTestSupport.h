@@ -77,6 +77,17 @@ private:
     QByteArray m_reply;
 };
 
+/// An HTTP reply carrying a small DCGM exporter page (memory in MiB, power 100 W), for a
+/// CannedServer that stands in for an exporter.
+inline QByteArray dcgmPageReply(double memMiB)
+{
+    const QByteArray body = "# TYPE DCGM_FI_DEV_FB_USED gauge\nDCGM_FI_DEV_FB_USED{gpu=\"0\"} "
+        + QByteArray::number(memMiB)
+        + "\n# TYPE DCGM_FI_DEV_POWER_USAGE gauge\nDCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 100\n";
+    return "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: "
+        + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+
 /// A port with nothing listening on it.
 inline quint16 closedPort()
 {

@@ -201,3 +201,108 @@ TEST(Runner, AFailedTurnEndsItsConversation)
     EXPECT_EQ(o.result->records[1].request.failure.kind, FailureKind::ServerError);
     EXPECT_EQ(o.lastProgress.done, o.lastProgress.total);
 }
+
+namespace {
+int samplesOf(const Telemetry& t, int source, std::optional<TelemetrySample::Phase> phase, bool failed)
+{
+    return int(std::count_if(t.samples.begin(), t.samples.end(), [&](const TelemetrySample& s) {
+        return s.source == source && (!phase || s.phase == *phase) && s.ok() != failed;
+    }));
+}
+} // namespace
+
+TEST(Runner, ScrapesAnExporterAroundAndDuringTheRunAndGoesOnWithoutMetricsTheServerDoesNotServe)
+{
+    // The emulated llama-server serves no /metrics (as without --metrics): the probe says which
+    // flag turns it on, and the run scrapes only the exporter.
+    Served llama(echoServer(emu::Dialect::LlamaServer, 20, 200));
+    CannedServer exporter(dcgmPageReply(4096), false);
+    QTemporaryDir dir;
+    RunRequest request;
+    request.suite = smallSuite(0, 2);
+    RunEndpoint e = runEndpoint(llama, QStringLiteral("A"));
+    e.endpoint.metricsUrls = {exporter.url().toString() + QStringLiteral("/metrics")};
+    request.endpoints = {e};
+    request.settings.scrapeMs = 50;
+    request.journalPath = dir.filePath(QStringLiteral("run.json.journal"));
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.result) << o.failed.toStdString();
+    const RunResult& r = *o.result;
+    const auto& metrics = r.endpoints[0].probe["metrics"];
+    EXPECT_FALSE(metrics["answered"].get<bool>());
+    EXPECT_NE(metrics["error"].get<std::string>().find("--metrics"), std::string::npos);
+    EXPECT_TRUE(metrics["extra"][0]["answered"].get<bool>());
+    EXPECT_EQ(metrics["extra"][0]["flavour"].get<std::string>(), "dcgm");
+    EXPECT_TRUE(o.warnings.join(u'\n').contains(QStringLiteral("start llama-server with --metrics")));
+
+    const Telemetry& t = r.telemetry;
+    EXPECT_EQ(t.periodMs, 50);
+    ASSERT_EQ(t.sources.size(), 1u);
+    EXPECT_EQ(t.sources[0].kind, TelemetrySource::Kind::Exporter);
+    EXPECT_EQ(samplesOf(t, 0, TelemetrySample::Phase::IdleBefore, false), 1);
+    EXPECT_GE(samplesOf(t, 0, TelemetrySample::Phase::Run, false), 3);
+    EXPECT_EQ(samplesOf(t, 0, TelemetrySample::Phase::IdleAfter, false), 1);
+    // On the records' clock: the baseline before the first request, idle_after after the last.
+    double firstStart = 1e18, lastStart = 0;
+    for (const RunRecord& rec : r.records) {
+        EXPECT_TRUE(rec.request.ok());
+        firstStart = std::min(firstStart, rec.startOffsetMs);
+        lastStart = std::max(lastStart, rec.startOffsetMs);
+    }
+    for (const TelemetrySample& s : t.samples) {
+        if (s.phase == TelemetrySample::Phase::IdleBefore) {
+            EXPECT_LT(s.atMs + s.durationMs, firstStart);
+        }
+        if (s.phase == TelemetrySample::Phase::IdleAfter) {
+            EXPECT_GT(s.atMs, lastStart);
+        }
+    }
+    // The journal kept every sample beside the records.
+    QFile journal(request.journalPath);
+    ASSERT_TRUE(journal.open(QIODevice::ReadOnly));
+    EXPECT_EQ(journal.readAll().count('\n'), qsizetype(1 + r.records.size() + t.samples.size()));
+}
+
+TEST(Runner, AnExporterKilledMidRunLeavesAGapAndANoteAndNoFailedRequest)
+{
+    Served vllm(echoServer(emu::Dialect::Vllm, 40, 100));
+    auto exporter = std::make_unique<CannedServer>(dcgmPageReply(1024), false);
+    RunRequest request;
+    request.suite = smallSuite(0, 3);
+    RunEndpoint e = runEndpoint(vllm, QStringLiteral("B"));
+    e.endpoint.metricsUrls = {exporter->url().toString() + QStringLiteral("/metrics")};
+    request.endpoints = {e};
+    request.settings.scrapeMs = 50;
+    const Outcome o = run(request, [&](RunController&, const Outcome& so) {
+        if (so.records.size() == 4)
+            exporter.reset(); // the exporter dies: its port refuses from now on
+    });
+    ASSERT_TRUE(o.result);
+    for (const RunRecord& rec : o.result->records)
+        EXPECT_TRUE(rec.request.ok()) << rec.request.failure.text().toStdString();
+    const Telemetry& t = o.result->telemetry;
+    ASSERT_EQ(t.sources.size(), 1u);
+    EXPECT_GE(samplesOf(t, 0, TelemetrySample::Phase::Run, false), 2); // before it died
+    EXPECT_GE(samplesOf(t, 0, std::nullopt, true), 2); // the gap
+    EXPECT_EQ(samplesOf(t, 0, TelemetrySample::Phase::IdleAfter, true), 1);
+    ASSERT_FALSE(t.sources[0].notes.isEmpty());
+    EXPECT_TRUE(t.sources[0].notes.front().contains(QStringLiteral("down")))
+        << t.sources[0].notes.front().toStdString();
+}
+
+TEST(Runner, NoServerMetricsScrapesNothingAndSaysSo)
+{
+    Served sglang(echoServer(emu::Dialect::Sglang));
+    CannedServer exporter(dcgmPageReply(1), false);
+    RunRequest request;
+    request.suite = smallSuite(0, 1);
+    RunEndpoint e = runEndpoint(sglang, QStringLiteral("C"));
+    e.endpoint.metricsUrls = {exporter.url().toString() + QStringLiteral("/metrics")};
+    request.endpoints = {e};
+    request.settings.serverMetrics = false;
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.result);
+    EXPECT_TRUE(o.result->telemetry.empty());
+    EXPECT_EQ(o.result->telemetry.periodMs, 0);
+    EXPECT_TRUE(o.result->telemetry.notes.contains(QStringLiteral("scraping off (--no-server-metrics)")));
+}
