@@ -270,6 +270,17 @@ private Q_SLOTS:
                     ->stripTitle(ServerPlot::Strip::Memory)
                     .contains(u"GPU framebuffer or host memory:"));
         QCOMPARE(review.plot()->stripTop(ServerPlot::Strip::KvCache), 100.0);
+        // Hovering reads the values out: power at 20 s (busy), nothing during the outage.
+        const QRect area = review.plot()->chartArea();
+        const QPoint power(int(review.plot()->xAt(20000)), area.top() + area.height() * 7 / 8);
+        QString readout = review.plot()->readout(power);
+        QVERIFY2(readout.startsWith(u"20.0 s · GPU power, W\nNVFP4 vLLM: "), qPrintable(readout));
+        QVERIFY(!readout.contains(u"Q4_K_M"));
+        readout = review.plot()->readout(QPoint(int(review.plot()->xAt(45000)), power.y()));
+        QVERIFY2(readout.contains(u"no value (scrape failed)"), qPrintable(readout));
+        readout = review.plot()->readout(QPoint(int(review.plot()->xAt(20000)), area.top() + area.height() / 8));
+        QVERIFY2(readout.contains(u"Q4_K_M llama-server: running 1, waiting 0"), qPrintable(readout));
+        QCOMPARE(review.plot()->readout(QPoint(2, 2)), QString());
         QVERIFY(review.subtitle().startsWith(u"The whole run"));
         QVERIFY(review.subtitle().contains(u"every 333 ms"));
         const auto& fb = t.series(0, MetricRole::GpuMemoryUsed);

@@ -3,7 +3,9 @@
 
 #include "widgets/charts/NiceScale.h"
 
+#include <QHelpEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <QPainterPath>
 #include <algorithm>
 
@@ -168,6 +170,59 @@ double ServerPlot::xAt(double ms) const
 {
     const QRect area = chartArea();
     return area.left() + (ms - m_fromMs) / (m_toMs - m_fromMs) * area.width();
+}
+
+QString ServerPlot::readout(const QPoint& pos) const
+{
+    const QRect area = chartArea();
+    if (!m_timeline || !m_message.isEmpty() || !area.contains(pos))
+        return {};
+    const int stripH = area.height() / int(AllStrips.size());
+    const Strip strip = AllStrips[std::size_t(std::clamp((pos.y() - area.top()) / std::max(1, stripH), 0, 3))];
+    const double ms = m_fromMs + double(pos.x() - area.left()) / area.width() * (m_toMs - m_fromMs);
+    const double nearMs = 4 * (m_toMs - m_fromMs) / area.width(); // a few pixels either side
+    QStringList lines {QStringLiteral("%1 s · %2").arg(ms / 1000, 0, 'f', 1).arg(stripTitle(strip))};
+    for (int e = 0; e < endpointCount(); ++e) {
+        QStringList values;
+        for (const Line& l : linesOf(strip, e)) {
+            const auto& series = m_timeline->series(e, l.role);
+            // After a gap marker and before the next good point: the scrapes were failing.
+            const auto next = std::upper_bound(series.begin(), series.end(), ms,
+                [](double t, const ServerTimeline::Point& p) { return t < p.atMs; });
+            const bool inGap = next != series.begin() && std::prev(next)->gap();
+            auto it = next;
+            if (it != series.begin() && (it == series.end() || ms - std::prev(it)->atMs < it->atMs - ms))
+                --it;
+            if (!inGap && (it == series.end() || it->gap() || std::abs(it->atMs - ms) > std::max(nearMs, 1000.0)))
+                continue;
+            const QString value = inGap ? QStringLiteral("no value (scrape failed)")
+                                        : QString::number(it->value * scaleOf(strip), 'f',
+                                              strip == Strip::Requests ? 0 : 1);
+            if (strip == Strip::Requests)
+                values << (l.dashed ? QStringLiteral("waiting ") : QStringLiteral("running ")) + value;
+            else
+                values << value;
+        }
+        if (!values.isEmpty())
+            lines << label(e) + QStringLiteral(": ") + values.join(QStringLiteral(", "));
+    }
+    return lines.join(u'\n');
+}
+
+bool ServerPlot::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = readout(help->pos());
+        if (!text.isEmpty()) {
+            QToolTip::showText(help->globalPos(), text, this);
+            return true;
+        }
+        QToolTip::hideText();
+        event->ignore(); // the panel's definition
+        return false;
+    }
+    return QWidget::event(event);
 }
 
 void ServerPlot::labelMemoryKinds(QPainter& p, const QRect& titleRow) const

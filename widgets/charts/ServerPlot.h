@@ -48,9 +48,13 @@ public:
     double xAt(double ms) const;
 
     QSize minimumSizeHint() const override { return {420, 360}; }
+    /// What the tooltip says at `pos`: the time and each endpoint's values in the strip under
+    /// it; empty outside the charts.
+    QString readout(const QPoint& pos) const;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     struct Line {

@@ -89,7 +89,7 @@ QStringList parseMetricsUrls(const QString& text, QString* error)
             const QUrl url = normalizeMetricsUrl(typed, &why);
             if (url.isEmpty()) {
                 if (firstError.isEmpty())
-                    firstError = QStringLiteral("line %1, \"%2\": %3").arg(line + 1).arg(typed, why);
+                    firstError = QStringLiteral("line %1: %2").arg(line + 1).arg(why);
                 continue;
             }
             if (!urls.contains(url.toString()))

@@ -67,7 +67,7 @@ private:
 
 /// The extra metrics URLs as typed: one per line or separated by '|' (as in `metrics=` of an
 /// endpoint SPEC), blanks ignored, each normalised by normalizeMetricsUrl, duplicates dropped.
-/// On a bad one, `error` names it ("line 2, \"h:x\": …") and the list holds the good ones.
+/// On a bad one, `error` names it ("line 2: \"ftp://h\" is not …") and the list holds the good ones.
 QStringList parseMetricsUrls(const QString& text, QString* error = nullptr);
 
 /// True when `name` is usable as an environment variable name and does not look like a key
