@@ -833,7 +833,11 @@ private Q_SLOTS:
         edited.endpoint.quantization = QStringLiteral("NVFP4");
         edited.endpoint.baseUrl = QUrl(QStringLiteral("http://10.0.0.5:8000"));
         edited.endpoint.extraBody = {{"chat_template_kwargs", {{"enable_thinking", false}}}};
+        edited.endpoint.metricsUrls = {QStringLiteral("http://10.0.0.5:9400/metrics")};
         EndpointEditor editor(edited, profiles);
+        child<QPlainTextEdit>(&editor, "metricsUrls")
+            ->setPlainText(
+                QStringLiteral("http://10.0.0.5:9400/metrics\n10.0.0.5:9100 | ftp://10.0.0.5/metrics"));
         editor.resize(620, editor.sizeHint().height());
         child<QLineEdit>(&editor, "apiKeyEnv")->setText(QStringLiteral("sk-proj-4f9aQ2x7Lm3Np8Rt"));
         shoot(&editor, QStringLiteral("editor"), theme);

@@ -278,7 +278,8 @@ private Q_SLOTS:
         QVERIFY(!readout.contains(u"Q4_K_M"));
         readout = review.plot()->readout(QPoint(int(review.plot()->xAt(45000)), power.y()));
         QVERIFY2(readout.contains(u"no value (scrape failed)"), qPrintable(readout));
-        readout = review.plot()->readout(QPoint(int(review.plot()->xAt(20000)), area.top() + area.height() / 8));
+        readout
+            = review.plot()->readout(QPoint(int(review.plot()->xAt(20000)), area.top() + area.height() / 8));
         QVERIFY2(readout.contains(u"Q4_K_M llama-server: running 1, waiting 0"), qPrintable(readout));
         QCOMPARE(review.plot()->readout(QPoint(2, 2)), QString());
         QVERIFY(review.subtitle().startsWith(u"The whole run"));

@@ -5,8 +5,8 @@
 
 #include <QHelpEvent>
 #include <QPainter>
-#include <QToolTip>
 #include <QPainterPath>
+#include <QToolTip>
 #include <algorithm>
 
 namespace qs {
@@ -178,7 +178,8 @@ QString ServerPlot::readout(const QPoint& pos) const
     if (!m_timeline || !m_message.isEmpty() || !area.contains(pos))
         return {};
     const int stripH = area.height() / int(AllStrips.size());
-    const Strip strip = AllStrips[std::size_t(std::clamp((pos.y() - area.top()) / std::max(1, stripH), 0, 3))];
+    const Strip strip
+        = AllStrips[std::size_t(std::clamp((pos.y() - area.top()) / std::max(1, stripH), 0, 3))];
     const double ms = m_fromMs + double(pos.x() - area.left()) / area.width() * (m_toMs - m_fromMs);
     const double nearMs = 4 * (m_toMs - m_fromMs) / area.width(); // a few pixels either side
     QStringList lines {QStringLiteral("%1 s · %2").arg(ms / 1000, 0, 'f', 1).arg(stripTitle(strip))};
@@ -193,11 +194,12 @@ QString ServerPlot::readout(const QPoint& pos) const
             auto it = next;
             if (it != series.begin() && (it == series.end() || ms - std::prev(it)->atMs < it->atMs - ms))
                 --it;
-            if (!inGap && (it == series.end() || it->gap() || std::abs(it->atMs - ms) > std::max(nearMs, 1000.0)))
+            if (!inGap
+                && (it == series.end() || it->gap() || std::abs(it->atMs - ms) > std::max(nearMs, 1000.0)))
                 continue;
-            const QString value = inGap ? QStringLiteral("no value (scrape failed)")
-                                        : QString::number(it->value * scaleOf(strip), 'f',
-                                              strip == Strip::Requests ? 0 : 1);
+            const QString value = inGap
+                ? QStringLiteral("no value (scrape failed)")
+                : QString::number(it->value * scaleOf(strip), 'f', strip == Strip::Requests ? 0 : 1);
             if (strip == Strip::Requests)
                 values << (l.dashed ? QStringLiteral("waiting ") : QStringLiteral("running ")) + value;
             else
