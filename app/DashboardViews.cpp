@@ -4,6 +4,7 @@
 #include "widgets/charts/LatencyLengthChart.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/MetricByTestChart.h"
+#include "widgets/charts/ServerCharts.h"
 #include "widgets/charts/TtftTurnChart.h"
 #include "widgets/responses/ResponsesView.h"
 #include "widgets/tables/GuardrailBanner.h"
@@ -24,6 +25,8 @@ const std::vector<ViewInfo>& dashboardViews()
         {QStringLiteral("ttft-test"), QStringLiteral("TTFT per test"), QSize(960, 600)},
         {QStringLiteral("live-tps"), QStringLiteral("Tokens/s over the run"), QSize(960, 600)},
         {QStringLiteral("latency-length"), QStringLiteral("Latency vs response length"), QSize(960, 600)},
+        {QStringLiteral("server"), QStringLiteral("Server: requests, KV cache, memory, power"),
+            QSize(960, 760)},
         {QStringLiteral("responses"), QStringLiteral("Side-by-side responses"), QSize(1200, 760)},
         {QStringLiteral("quality"), QStringLiteral("Quality matrix"), QSize(900, 480)},
         {QStringLiteral("statistics"), QStringLiteral("Statistics and paired comparison"), QSize(1280, 800)},
@@ -58,6 +61,8 @@ std::unique_ptr<QWidget> createDataView(const QString& name, const DashboardData
         make(new LiveThroughputChart)->setControlsVisible(false);
     else if (name == u"latency-length")
         make(new LatencyLengthChart)->setControlsVisible(false);
+    else if (name == u"server")
+        make(new ServerCharts)->setControlsVisible(false);
     else if (name == u"responses")
         make(new ResponsesView);
     else if (name == u"quality")

@@ -15,6 +15,7 @@
 #include "widgets/DashboardView.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/charts/LiveThroughputChart.h"
+#include "widgets/charts/ServerCharts.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
 
@@ -112,9 +113,11 @@ void MainWindow::wireRun()
         m_runPanel->addDeltas(deltas);
         m_liveChart->addDeltas(deltas);
     });
+    connect(m_run, &RunSession::serverPoint, m_serverCharts, &ServerCharts::addPoint);
     connect(m_run, &RunSession::refreshDue, this, &MainWindow::scheduleLiveRefresh);
     connect(m_run, &RunSession::failed, this, [this](const QString& message) {
         m_liveChart->endLive();
+        m_serverCharts->endLive();
         m_runPanel->setRunning(false);
         m_runPanel->setStatusText(QStringLiteral("The run could not start: ") + message);
         m_endpoints->setLocked(false);
@@ -454,6 +457,7 @@ void MainWindow::startRun()
     m_runPanel->setRunning(true);
     m_runPanel->beginLive(labels);
     m_liveChart->beginLive(labels);
+    m_serverCharts->beginLive(labels);
     setWindowTitle(QStringLiteral("Quantscope — running"));
     DashboardData d;
     d.result = live;
@@ -470,6 +474,7 @@ void MainWindow::stopRun()
 void MainWindow::onRunEnded(std::shared_ptr<const RunResult> result)
 {
     m_liveChart->endLive();
+    m_serverCharts->endLive();
     m_evaluator->invalidate();
     m_endpoints->setLocked(false);
     m_runPanel->setRunning(false);

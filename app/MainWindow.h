@@ -21,6 +21,7 @@ class DashboardView;
 class EndpointsPanel;
 class GuardrailBanner;
 class LiveThroughputChart;
+class ServerCharts;
 class ResponsesView;
 class RunPanel;
 } // namespace qs
@@ -118,6 +119,7 @@ private:
     GuardrailBanner* m_banner = nullptr;
     ResponsesView* m_responses = nullptr;
     LiveThroughputChart* m_liveChart = nullptr;
+    ServerCharts* m_serverCharts = nullptr;
     QTabWidget* m_tabs = nullptr;
     std::vector<std::pair<QString, QWidget*>> m_named; ///< screenshot name → widget in the window
     std::vector<DashboardView*> m_views;

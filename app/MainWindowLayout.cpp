@@ -5,6 +5,7 @@
 #include "widgets/charts/LatencyLengthChart.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/MetricByTestChart.h"
+#include "widgets/charts/ServerCharts.h"
 #include "widgets/charts/TtftTurnChart.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
@@ -36,6 +37,7 @@ void MainWindow::buildViews()
     auto* decode = new MetricByTestChart(Metric::DecodeTps);
     auto* latency = new LatencyLengthChart;
     m_liveChart = new LiveThroughputChart;
+    m_serverCharts = new ServerCharts;
     auto* quality = new QualityMatrixView;
     m_responses = new ResponsesView;
     auto* statistics = new StatisticsView;
@@ -58,6 +60,11 @@ void MainWindow::buildViews()
     m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(scroll, QStringLiteral("Charts"));
+    m_tabs->addTab(m_serverCharts, QStringLiteral("Server"));
+    m_tabs->setTabToolTip(m_tabs->count() - 1,
+        QStringLiteral("What each server reported while it answered: requests running and waiting, KV cache, "
+                       "memory, power"));
+    m_named.emplace_back(QStringLiteral("server"), m_serverCharts);
     m_tabs->addTab(m_responses, QStringLiteral("Responses"));
     m_tabs->addTab(statistics, QStringLiteral("Statistics"));
     m_named.emplace_back(QStringLiteral("responses"), m_responses);
@@ -87,7 +94,8 @@ void MainWindow::buildViews()
     m_named.emplace_back(QStringLiteral("endpoints"), m_endpoints);
     m_named.emplace_back(QStringLiteral("run"), m_runPanel);
 
-    m_views = {m_banner, ttftTurn, ttftTest, decode, latency, m_liveChart, quality, m_responses, statistics};
+    m_views = {m_banner, ttftTurn, ttftTest, decode, latency, m_liveChart, m_serverCharts, quality,
+        m_responses, statistics};
 
     m_statusFile = new QLabel;
     statusBar()->addPermanentWidget(m_statusFile);

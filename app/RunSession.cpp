@@ -63,6 +63,7 @@ RunSession::RunSession(QObject* parent)
         }
     });
     connect(m_controller, &RunController::liveDeltas, this, &RunSession::liveDeltas);
+    connect(m_controller, &RunController::serverPoint, this, &RunSession::serverPoint);
     connect(m_controller, &RunController::warning, this, [this](const QString& text) {
         m_probing = false;
         Q_EMIT statusText(text);

@@ -41,6 +41,8 @@ public:
 Q_SIGNALS:
     void progress(const qs::RunProgress& progress);
     void liveDeltas(const QList<qs::LiveDelta>& deltas);
+    /// One scrape of one endpoint's metrics source (queued from the runner's telemetry thread).
+    void serverPoint(const qs::ServerPoint& point);
     /// What the run panel should say (empty: nothing).
     void statusText(const QString& text);
     void suiteError(const QString& error);

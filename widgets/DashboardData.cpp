@@ -20,6 +20,7 @@ DashboardData prepareDashboard(std::shared_ptr<const RunResult> result, int base
     if (result) {
         d.evaluation = std::make_shared<const Evaluation>(evaluate(*result, baseline, {}, withComparison));
         d.trace = std::make_shared<const ThroughputTrace>(throughputTrace(*result));
+        d.serverPoints = std::make_shared<const std::vector<ServerPoint>>(serverPoints(result->telemetry));
     }
     d.result = std::move(result);
     return d;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/core/MetricCatalog.h"
 #include "model/core/RunRecord.h"
 #include "model/evaluate/Evaluation.h"
 #include "model/evaluate/ThroughputTrace.h"
@@ -23,6 +24,9 @@ struct DashboardData {
     /// Token-bearing stream events per second per endpoint over the run (from the records'
     /// timelines). Live runs feed LiveThroughputChart from the runner's deltas instead.
     std::shared_ptr<const ThroughputTrace> trace;
+    /// The gauges of every telemetry sample (serverPoints(result->telemetry)), for the Server
+    /// charts. Null when not prepared; live runs feed ServerCharts from the runner instead.
+    std::shared_ptr<const std::vector<ServerPoint>> serverPoints;
     QStringList sources; ///< the files shown; empty for a run that has not been saved
     bool live = false; ///< a run is in progress: more records will come
 
@@ -33,7 +37,7 @@ struct DashboardData {
 /// simulated endpoint when its label does not say so already).
 QString endpointTitle(const RunResult& result, int index);
 
-/// Computes evaluation and trace for `result`. Pure and thread-safe: call it through
+/// Computes evaluation, trace and server points for `result`. Pure and thread-safe: call it through
 /// QtConcurrent. `withComparison` = false skips the paired bootstrap (seconds on big files), so a
 /// view can show medians first and the intervals when a second pass finishes.
 DashboardData prepareDashboard(

@@ -5,11 +5,13 @@
 // `quantscope screenshot` command.
 #include "app/DashboardViews.h"
 #include "app/MainWindow.h"
+#include "app/RunSession.h"
 #include "model/store/ResultFile.h"
 #include "tests/support/EventLoopProbe.h"
 #include "tests/widgets/WidgetTestSupport.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/charts/LiveThroughputChart.h"
+#include "widgets/charts/ServerCharts.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
 #include "widgets/responses/ResponsesView.h"
@@ -327,6 +329,23 @@ private Q_SLOTS:
         actionNamed(w, QStringLiteral("&Run"))->trigger();
         QVERIFY(w.running());
         QVERIFY(actionNamed(w, QStringLiteral("&Stop"))->isEnabled());
+        // Server points reach the Server tab live through the window's wiring (the simulated
+        // endpoints may or may not serve /metrics: these are sent as the runner would).
+        auto* server = qobject_cast<ServerCharts*>(w.viewWidget(QStringLiteral("server")));
+        QVERIFY(server);
+        auto* session = w.findChild<app::RunSession*>();
+        QVERIFY(session);
+        for (int i = 0; i < 3; ++i) {
+            ServerPoint p;
+            p.endpoint = 1;
+            p.source = 99;
+            p.atMs = 100.0 * i;
+            p.values = {{MetricRole::GpuPower, 150.0 + i}};
+            Q_EMIT session->serverPoint(p);
+        }
+        QVERIFY(QTest::qWaitFor(
+            [&] { return server->timeline().series(1, MetricRole::GpuPower).size() >= 3; }, 5000));
+        QVERIFY(QTest::qWaitFor([&] { return server->message().isEmpty(); }, 5000));
         QVERIFY(finished.wait(240000));
         QCOMPARE(finished.first().at(0).toBool(), true);
         const QString saved = finished.first().at(1).toString();
@@ -344,6 +363,13 @@ private Q_SLOTS:
         // The live trace saw the streams.
         auto* live = qobject_cast<LiveThroughputChart*>(w.viewWidget(QStringLiteral("live-tps")));
         QVERIFY(live->trace().buckets() > 0);
+        // The Server tab now shows the saved run: its telemetry if the endpoints served any, else
+        // how to get some; the requests lane either way.
+        QVERIFY(QTest::qWaitFor([&] { return server->timeline().requests(0).size() == 12; }, 10000));
+        if (reloaded.telemetry.empty())
+            QVERIFY2(server->message().contains(noServerMetricsText()), qPrintable(server->message()));
+        else
+            QCOMPARE(server->timeline().scrapes(), int(reloaded.telemetry.samples.size()));
         // A screenshot of the whole window at 2x.
         const QImage shot = renderWidget(&w, 2);
         QCOMPARE(shot.size(), w.size() * 2);

@@ -6,6 +6,7 @@
 #include "widgets/Theme.h"
 #include "widgets/panels/EndpointEditor.h"
 #include "widgets/panels/EndpointsPanel.h"
+#include "widgets/panels/ProbeMetricsText.h"
 #include "widgets/panels/RunPanel.h"
 
 #include <QApplication>
@@ -242,6 +243,86 @@ private Q_SLOTS:
         QCOMPARE(editor.errors(), QStringList());
         QVERIFY(okButton(editor)->isEnabled());
         QVERIFY(child<QLabel>(&editor, "baseUrlError")->isHidden());
+    }
+
+    void editorTakesMetricsUrls()
+    {
+        EndpointEntry entry;
+        entry.endpoint.baseUrl = QUrl(QStringLiteral("http://10.0.0.5:8000"));
+        entry.endpoint.metricsUrls = {QStringLiteral("http://10.0.0.5:9400/metrics")};
+        EndpointEditor editor(entry, profiles);
+        auto* urls = child<QPlainTextEdit>(&editor, "metricsUrls");
+        QCOMPARE(urls->toPlainText(), QStringLiteral("http://10.0.0.5:9400/metrics"));
+        QCOMPARE(editor.entry().endpoint.metricsUrls, entry.endpoint.metricsUrls);
+
+        // One per line or '|'-separated; scheme and /metrics added; blanks and repeats dropped.
+        urls->setPlainText(
+            QStringLiteral("10.0.0.5:9400 | http://10.0.0.5:9100/metrics\n\n  10.0.0.5:9400/metrics\n"));
+        QCOMPARE(editor.errors(), QStringList());
+        QVERIFY(okButton(editor)->isEnabled());
+        QCOMPARE(editor.entry().endpoint.metricsUrls,
+            QStringList({QStringLiteral("http://10.0.0.5:9400/metrics"),
+                QStringLiteral("http://10.0.0.5:9100/metrics")}));
+
+        // A bad one: the error inline names the line, OK is off, the entry keeps the old list.
+        urls->setPlainText(QStringLiteral("10.0.0.5:9400\nftp://10.0.0.5/metrics"));
+        QCOMPARE(editor.errors().size(), 1);
+        QVERIFY(editor.errors().front().startsWith(u"metrics URLs: line 2"));
+        auto* error = child<QLabel>(&editor, "metricsUrlsError");
+        QVERIFY(!error->isHidden());
+        QVERIFY2(
+            error->text().contains(u"not an http(s) URL of a Prometheus page"), qPrintable(error->text()));
+        QVERIFY(!okButton(editor)->isEnabled());
+        QCOMPARE(editor.entry().endpoint.metricsUrls, entry.endpoint.metricsUrls);
+        urls->clear();
+        QCOMPARE(editor.errors(), QStringList());
+        QVERIFY(error->isHidden());
+        QVERIFY(editor.entry().endpoint.metricsUrls.isEmpty());
+
+        // What the editor gives survives the settings' JSON.
+        urls->setPlainText(QStringLiteral("10.0.0.5:9400|10.0.0.5:9100"));
+        const EndpointEntry edited = editor.entry();
+        const EndpointEntry back = endpointEntryFromJson(toJson(edited));
+        QCOMPARE(back.endpoint.metricsUrls, edited.endpoint.metricsUrls);
+        QCOMPARE(back.endpoint.metricsUrls.size(), 2);
+        QString why;
+        QCOMPARE(parseMetricsUrls(QStringLiteral("a:1|ftp://b"), &why),
+            QStringList {QStringLiteral("http://a:1/metrics")});
+        QVERIFY2(why.startsWith(u"line 1: \"ftp://b\" is not an http(s) URL"), qPrintable(why));
+    }
+
+    void probeShowsWhatMetricsAnswered()
+    {
+        const ThemeColors& c = themeColors(Theme::Light);
+        QCOMPARE(probeMetricsHtml(nlohmann::json::object(), c), QString()); // the key is absent: nothing
+        QCOMPARE(probeMetricsHtml(nlohmann::json {{"metrics", "garbage"}, {"exporters", 3}}, c), QString());
+        nlohmann::json probe = {{"runtime", "vllm"},
+            {"metrics",
+                {{"url", "http://10.0.0.5:8000/metrics"}, {"answered", true}, {"status", 200},
+                    {"format", "prometheus-0.0.4"}, {"flavour", "vllm"},
+                    {"families", {"vllm:num_requests_running", "vllm:kv_cache_usage_perc"}}}},
+            {"exporters",
+                {{{"url", "http://10.0.0.5:9400/metrics"}, {"answered", false}, {"status", 0},
+                    {"error", "connection refused <b>"}}}}};
+        QTextBrowser view;
+        view.setHtml(QStringLiteral("<table>") + probeMetricsHtml(probe, c) + QStringLiteral("</table>"));
+        const QString text = view.toPlainText();
+        QVERIFY2(text.contains(u"✓ answered (vllm, prometheus-0.0.4): 2 known families — "
+                               u"vllm:num_requests_running, vllm:kv_cache_usage_perc"),
+            qPrintable(text));
+        QVERIFY(text.contains(u"http://10.0.0.5:9400/metrics"));
+        QVERIFY(text.contains(u"✗ no answer: connection refused <b>")); // escaped, shown as text
+
+        // Not answering: the server flag that turns it on (the probe's hint, or the runtime's).
+        probe = {{"runtime", "llama-server"},
+            {"metrics", {{"url", "http://h:8080/metrics"}, {"answered", false}, {"status", 501}}}};
+        view.setHtml(QStringLiteral("<table>") + probeMetricsHtml(probe, c) + QStringLiteral("</table>"));
+        QVERIFY2(view.toPlainText().contains(u"✗ HTTP 501"), qPrintable(view.toPlainText()));
+        QVERIFY(view.toPlainText().contains(u"start llama-server with --metrics"));
+        probe["metrics"]["hint"] = "start SGLang with --enable-metrics";
+        view.setHtml(QStringLiteral("<table>") + probeMetricsHtml(probe, c) + QStringLiteral("</table>"));
+        QVERIFY(view.toPlainText().contains(u"start SGLang with --enable-metrics"));
+        QVERIFY(!view.toPlainText().contains(u"--metrics\n"));
     }
 
     void editorRejectsBodyThatIsNotAnObject()
@@ -752,7 +833,11 @@ private Q_SLOTS:
         edited.endpoint.quantization = QStringLiteral("NVFP4");
         edited.endpoint.baseUrl = QUrl(QStringLiteral("http://10.0.0.5:8000"));
         edited.endpoint.extraBody = {{"chat_template_kwargs", {{"enable_thinking", false}}}};
+        edited.endpoint.metricsUrls = {QStringLiteral("http://10.0.0.5:9400/metrics")};
         EndpointEditor editor(edited, profiles);
+        child<QPlainTextEdit>(&editor, "metricsUrls")
+            ->setPlainText(
+                QStringLiteral("http://10.0.0.5:9400/metrics\n10.0.0.5:9100 | ftp://10.0.0.5/metrics"));
         editor.resize(620, editor.sizeHint().height());
         child<QLineEdit>(&editor, "apiKeyEnv")->setText(QStringLiteral("sk-proj-4f9aQ2x7Lm3Np8Rt"));
         shoot(&editor, QStringLiteral("editor"), theme);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/charts/ChartPanel.h"
 
+#include "widgets/charts/NiceScale.h"
+
 #include <QAbstractAxis>
 #include <QChart>
 #include <QChartView>
@@ -13,7 +15,6 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
-#include <cmath>
 
 namespace qs {
 
@@ -109,6 +110,14 @@ void ChartPanel::setDefinition(const QString& text)
     m_view->setToolTip(text);
 }
 
+void ChartPanel::setPlotWidget(QWidget* plot)
+{
+    auto* box = static_cast<QVBoxLayout*>(layout());
+    delete box->replaceWidget(m_view, plot);
+    m_view->hide();
+    box->setStretchFactor(plot, 1);
+}
+
 void ChartPanel::showMessage(const QString& subtitle)
 {
     chart()->removeAllSeries();
@@ -127,26 +136,13 @@ void ChartPanel::showPlot()
 
 void ChartPanel::setNiceRange(QValueAxis* axis, double top, bool tight)
 {
-    constexpr int maxSteps = 7;
-    if (!(top > 0) || !std::isfinite(top))
-        top = 1;
-    // The finest round step that needs at most maxSteps ticks: the least empty space on top.
-    const double magnitude = std::pow(10.0, std::floor(std::log10(top / maxSteps)));
-    double step = 10 * magnitude;
-    int decimals = 0;
-    for (const double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
-        if (std::ceil(top / (m * magnitude) - 1e-9) <= maxSteps) {
-            step = m * magnitude;
-            decimals = std::max(0, int(-std::floor(std::log10(step) + 1e-9)) + (m == 2.5 ? 1 : 0));
-            break;
-        }
-    }
+    const NiceScale s = niceScale(top, 7, tight);
     axis->setTickType(QValueAxis::TicksDynamic);
     axis->setTickAnchor(0);
-    axis->setTickInterval(step);
+    axis->setTickInterval(s.step);
     axis->setMinorTickCount(0);
-    axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
-    axis->setRange(0, tight ? top : std::ceil(top / step - 1e-9) * step);
+    axis->setLabelFormat(QStringLiteral("%.") + QString::number(s.decimals) + QStringLiteral("f"));
+    axis->setRange(0, s.top);
 }
 
 void ChartPanel::setChoices(QComboBox* box, const QList<std::pair<QString, QString>>& choices)

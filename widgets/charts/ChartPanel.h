@@ -41,6 +41,9 @@ protected:
     void setDefinition(const QString& text);
     /// Fills the "TTFT visible / TTFT any" picker the TTFT charts share (index 0 = visible).
     static void setUpTtftVariantPicker(QComboBox* box);
+    /// A chart that paints itself (ServerCharts) puts its plot where the QChartView was; the
+    /// frame (title, subtitle, definition, theme) stays.
+    void setPlotWidget(QWidget* plot);
     /// Where subclasses put their toggles (e.g. TTFT visible / any).
     QHBoxLayout* controls() const { return m_controls; }
     /// Re-applies the theme after series and axes changed; subclasses call it at the end of a

@@ -75,6 +75,32 @@ QSpinBox* timeoutSpin(int value, const QString& tip)
 
 } // namespace
 
+QStringList parseMetricsUrls(const QString& text, QString* error)
+{
+    QStringList urls;
+    QString firstError;
+    const QStringList lines = text.split(u'\n');
+    for (qsizetype line = 0; line < lines.size(); ++line) {
+        for (const QString& part : lines[line].split(u'|')) {
+            const QString typed = part.trimmed();
+            if (typed.isEmpty())
+                continue;
+            QString why;
+            const QUrl url = normalizeMetricsUrl(typed, &why);
+            if (url.isEmpty()) {
+                if (firstError.isEmpty())
+                    firstError = QStringLiteral("line %1: %2").arg(line + 1).arg(why);
+                continue;
+            }
+            if (!urls.contains(url.toString()))
+                urls << url.toString();
+        }
+    }
+    if (error)
+        *error = firstError;
+    return urls;
+}
+
 bool isPlausibleEnvVarName(const QString& name)
 {
     if (name.isEmpty())
@@ -168,6 +194,21 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
     m_extraBody->setMaximumHeight(fontMetrics().lineSpacing() * 9);
     m_bodyError = makeErrorLabel();
 
+    m_metricsUrls = new QPlainTextEdit;
+    m_metricsUrls->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_metricsUrls->setPlaceholderText(QStringLiteral("http://10.0.0.5:9400/metrics (a DCGM exporter)\n"
+                                                     "http://10.0.0.5:9100/metrics (a node exporter)"));
+    m_metricsUrls->setToolTip(QStringLiteral(
+        "Prometheus pages scraped during a run besides the runtime's own /metrics (found at the base "
+        "URL): a DCGM exporter for GPU memory, utilisation and power, a node exporter for host memory "
+        "(what unified-memory machines such as the DGX Spark report). One per line or separated by '|'; "
+        "http:// and /metrics are added when missing."));
+    m_metricsUrls->setPlainText(e.metricsUrls.join(u'\n'));
+    m_metricsUrls->setTabChangesFocus(true);
+    m_metricsUrls->setMinimumHeight(fontMetrics().lineSpacing() * 3);
+    m_metricsUrls->setMaximumHeight(fontMetrics().lineSpacing() * 6);
+    m_metricsError = makeErrorLabel();
+
     m_connectMs = timeoutSpin(e.timeouts.connectMs, QStringLiteral("TCP (and TLS) connection established"));
     m_firstByteMs = timeoutSpin(e.timeouts.firstByteMs,
         QStringLiteral("Request written → first response byte (prefill of long prompts, queueing)"));
@@ -182,8 +223,8 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
         {m_urlError, "baseUrlError"}, {m_model, "model"}, {m_keyEnv, "apiKeyEnv"},
         {m_keyStatus, "apiKeyEnvStatus"}, {m_keyError, "apiKeyEnvError"}, {m_runtime, "runtime"},
         {m_quantization, "quantization"}, {m_extraBody, "extraBody"}, {m_bodyError, "extraBodyError"},
-        {m_connectMs, "connectMs"}, {m_firstByteMs, "firstByteMs"}, {m_idleMs, "idleMs"},
-        {m_totalMs, "totalMs"}};
+        {m_metricsUrls, "metricsUrls"}, {m_metricsError, "metricsUrlsError"}, {m_connectMs, "connectMs"},
+        {m_firstByteMs, "firstByteMs"}, {m_idleMs, "idleMs"}, {m_totalMs, "totalMs"}};
     for (const auto& [widget, name] : names)
         widget->setObjectName(QString::fromLatin1(name));
 
@@ -209,6 +250,7 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
     form->addRow(QStringLiteral("&Runtime:"), m_runtime);
     form->addRow(QStringLiteral("&Quantization:"), m_quantization);
     form->addRow(QStringLiteral("E&xtra body:"), column(m_extraBody, m_bodyError));
+    form->addRow(QStringLiteral("Me&trics URLs:"), column(m_metricsUrls, m_metricsError));
 
     auto* timeouts = new QGroupBox(QStringLiteral("Timeouts (off = no limit)"));
     auto* grid = new QGridLayout(timeouts);
@@ -240,6 +282,7 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
     for (QLineEdit* edit : {m_label, m_url, m_model, m_keyEnv, m_quantization})
         connect(edit, &QLineEdit::textChanged, this, &EndpointEditor::validate);
     connect(m_extraBody, &QPlainTextEdit::textChanged, this, &EndpointEditor::validate);
+    connect(m_metricsUrls, &QPlainTextEdit::textChanged, this, &EndpointEditor::validate);
     connect(m_profile, &QComboBox::currentIndexChanged, this, &EndpointEditor::validate);
 
     applyColors();
@@ -260,7 +303,7 @@ void EndpointEditor::applyColors()
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     const ThemeColors& c = themeColors(dark ? Theme::Dark : Theme::Light);
     const QString error = QStringLiteral("color: %1;").arg(c.criticalAccent.name());
-    for (QLabel* l : {m_urlError, m_keyError, m_bodyError})
+    for (QLabel* l : {m_urlError, m_keyError, m_bodyError, m_metricsError})
         l->setStyleSheet(error);
     m_profileDescription->setStyleSheet(QStringLiteral("color: %1;").arg(c.mutedText.name()));
     m_keyStatus->setStyleSheet(QStringLiteral("color: %1;").arg((m_keySet ? c.pass : c.mutedText).name()));
@@ -304,6 +347,10 @@ void EndpointEditor::validate()
     parseExtraBody(m_extraBody->toPlainText(), &bodyError);
     show(m_bodyError, QStringLiteral("extra body"), bodyError);
 
+    QString metricsError;
+    parseMetricsUrls(m_metricsUrls->toPlainText(), &metricsError);
+    show(m_metricsError, QStringLiteral("metrics URLs"), metricsError);
+
     m_ok->setEnabled(m_errors.isEmpty());
     applyColors();
 }
@@ -328,6 +375,9 @@ EndpointEntry EndpointEditor::entry() const
     QString error;
     const nlohmann::json body = parseExtraBody(m_extraBody->toPlainText(), &error);
     e.extraBody = error.isEmpty() ? body : m_entry.endpoint.extraBody;
+    QString metricsError;
+    const QStringList metrics = parseMetricsUrls(m_metricsUrls->toPlainText(), &metricsError);
+    e.metricsUrls = metricsError.isEmpty() ? metrics : m_entry.endpoint.metricsUrls;
     e.timeouts.connectMs = m_connectMs->value();
     e.timeouts.firstByteMs = m_firstByteMs->value();
     e.timeouts.idleMs = m_idleMs->value();

@@ -18,7 +18,8 @@ namespace qs {
 /// Edits every field of an endpoint: label, base URL, model (empty = discover), API key as the
 /// NAME of an environment variable (with "set"/"not set" shown live, and a refusal of anything
 /// that looks like a key itself), runtime, quantization label, extra body (JSON object, merged
-/// into every request), the four timeouts, or a built-in simulated profile instead of a URL.
+/// into every request), the extra metrics URLs scraped during a run (a DCGM or node exporter),
+/// the four timeouts, or a built-in simulated profile instead of a URL.
 /// Errors appear inline next to the field, and OK stays disabled until the entry is valid.
 class EndpointEditor : public QDialog {
     Q_OBJECT
@@ -53,6 +54,8 @@ private:
     QLineEdit* m_quantization;
     QPlainTextEdit* m_extraBody;
     QLabel* m_bodyError;
+    QPlainTextEdit* m_metricsUrls;
+    QLabel* m_metricsError;
     QSpinBox* m_connectMs;
     QSpinBox* m_firstByteMs;
     QSpinBox* m_idleMs;
@@ -61,6 +64,11 @@ private:
     QStringList m_errors;
     bool m_keySet = false;
 };
+
+/// The extra metrics URLs as typed: one per line or separated by '|' (as in `metrics=` of an
+/// endpoint SPEC), blanks ignored, each normalised by normalizeMetricsUrl, duplicates dropped.
+/// On a bad one, `error` names it ("line 2: \"ftp://h\" is not …") and the list holds the good ones.
+QStringList parseMetricsUrls(const QString& text, QString* error = nullptr);
 
 /// True when `name` is usable as an environment variable name and does not look like a key
 /// pasted by mistake ("sk-…", long random strings). Empty is valid (no key).

@@ -3,6 +3,7 @@
 
 #include "widgets/Theme.h"
 #include "widgets/panels/EndpointEditor.h"
+#include "widgets/panels/ProbeMetricsText.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -510,6 +511,8 @@ void EndpointsPanel::updateDetails()
         add(QStringLiteral("Tool parser"), esc(p.toolCallParser));
     if (!p.reasoningParser.isEmpty())
         add(QStringLiteral("Reasoning parser"), esc(p.reasoningParser));
+    // Server metrics: read from the probe's JSON, so a probe that does not look says nothing.
+    rows += probeMetricsHtml(toJson(p), c);
 
     QString warnings;
     for (const QString& w : p.warnings)
