@@ -75,8 +75,10 @@ inline void expectScenario(const QString& name, const Judgement& j)
     const QStringList failed = idsWith(r, Outcome::Fail);
     const QStringList open = idsWith(r, Outcome::Inconclusive);
     EXPECT_EQ(r.baselineLabel, QString::fromUtf8(baselineLabel));
-    // No telemetry in these runs: the profile's optional resource criteria are "not measured",
-    // named in the headline and in what would change it, and change no decision.
+    // The committed files carry no telemetry: the profile's optional resource criteria are "not
+    // measured", named in the headline and in what would change it, and change no decision. (A
+    // live replay may scrape the simulated servers' /metrics; they report no memory or energy.)
+    const bool telemetry = j.evaluation.resources.collected;
     EXPECT_EQ(idsWith(r, Outcome::NotMeasured),
         (QStringList {QStringLiteral("memory_budget"), QStringLiteral("energy_not_worse")}))
         << dump(r);
@@ -84,9 +86,12 @@ inline void expectScenario(const QString& name, const Judgement& j)
         "; not measured: Peak memory within 110 GB, Energy per token not worse than the baseline")))
         << r.headline.toStdString();
     EXPECT_TRUE(anyContains(r.whatWouldChange,
-        QStringLiteral("Peak memory within 110 GB not measured on %1 (no server telemetry was collected in "
-                       "this run): give the endpoint metrics=URL of a DCGM exporter")
-            .arg(r.candidateLabel)))
+        QStringLiteral("Peak memory within 110 GB not measured on %1 (%2")
+            .arg(r.candidateLabel,
+                telemetry
+                    ? QStringLiteral("its metrics pages report no memory")
+                    : QStringLiteral("no server telemetry was collected in this run): give the endpoint "
+                                     "metrics=URL of a DCGM exporter"))))
         << dump(r);
     if (name == u"base-garbled") {
         // Gibberish never completes a sentence: there is no first sentence to compare, and the
