@@ -53,6 +53,7 @@ Evaluation evaluate(
     e.scaling = turnScaling(result);
     e.guardrails = checkGuardrails(result);
     e.gateFailures = tallyGateFailures(result);
+    e.resources = computeResources(result);
     return e;
 }
 
@@ -87,12 +88,29 @@ RunResult combineResults(std::vector<LabelledResult> files)
             rec.request.endpointLabel = out.endpoints[std::size_t(rec.endpoint)].endpoint.label;
             out.records.push_back(std::move(rec));
         }
+        // Telemetry follows its endpoints: sources renumbered, samples pointed at them.
+        const int sourceOffset = int(out.telemetry.sources.size());
+        for (TelemetrySource& s : r.telemetry.sources) {
+            s.endpoint += offset;
+            out.telemetry.sources.push_back(std::move(s));
+        }
+        for (TelemetrySample& s : r.telemetry.samples) {
+            s.source += sourceOffset;
+            out.telemetry.samples.push_back(std::move(s));
+        }
+        for (const QString& n : r.telemetry.notes)
+            out.telemetry.notes << files[f].label + QStringLiteral(": ") + n;
+        if (out.telemetry.periodMs == 0)
+            out.telemetry.periodMs = r.telemetry.periodMs;
         out.complete = out.complete && r.complete;
         if (r.startedAt.isValid() && (!out.startedAt.isValid() || r.startedAt < out.startedAt))
             out.startedAt = r.startedAt;
         if (r.endedAt.isValid() && (!out.endedAt.isValid() || r.endedAt > out.endedAt))
             out.endedAt = r.endedAt;
     }
+    // Each file's clock starts at its own run; samples stay in time order as the type promises.
+    std::stable_sort(out.telemetry.samples.begin(), out.telemetry.samples.end(),
+        [](const TelemetrySample& a, const TelemetrySample& b) { return a.atMs < b.atMs; });
     QString note = QStringLiteral("combined from %1 files: %2")
                        .arg(files.size())
                        .arg(names.join(QStringLiteral(", ")));

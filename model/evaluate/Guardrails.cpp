@@ -36,6 +36,13 @@ constexpr RegisteredCheck kChecks[] = {
     {"parallel_same_host", &checkParallelHosts},
     {"prefix_cache", &checkPrefixCache},
     {"simulated_endpoints", &checkSimulated},
+    {"server_token_mismatch", &checkServerTokens},
+    {"server_queueing", &checkServerQueueing},
+    {"server_preemptions", &checkServerPreemptions},
+    {"kv_cache_near_full", &checkKvCacheFull},
+    {"memory_grew", &checkMemoryGrew},
+    {"server_restarted", &checkServerRestarted},
+    {"telemetry_gaps", &checkTelemetryGaps},
 };
 
 } // namespace

@@ -18,7 +18,9 @@ struct Guardrail {
     /// "estimated_tokens", "few_runs", "cold_start", "thinking_differs", "runtimes_differ",
     /// "tools_without_parser", "truncated_answers", "token_count_mismatch", "prefix_cache",
     /// "simulated_endpoints", "settings_differ", "concurrency_differs", "failures",
-    /// "parallel_same_host".
+    /// "parallel_same_host", and from the servers' own metrics "server_token_mismatch",
+    /// "server_queueing", "server_preemptions", "kv_cache_near_full", "memory_grew",
+    /// "server_restarted", "telemetry_gaps".
     QString id;
     enum class Severity {
         Info, ///< worth knowing; the numbers are still what they claim to be

@@ -60,6 +60,18 @@ struct TtftBreakdown {
     QString source; ///< "timings.prompt_ms (llama-server)", "vllm:… Δ between scrapes", …
 };
 
+/// Samples in which the server held more requests (running + waiting) than Quantscope had in
+/// flight to it, counting every endpoint of the run scraped at the same URL: another client was
+/// using the server.
+struct ForeignLoad {
+    int samples = 0; ///< how many samples showed it; 0 = none
+    double atMs = 0; ///< the sample with the largest excess
+    double running = 0; ///< the server's running requests in that sample
+    double waiting = 0; ///< the server's waiting requests in that sample
+    int inFlight = 0; ///< Quantscope's requests in flight around that moment
+    QString source; ///< "FAMILY @ URL"
+};
+
 /// Everything measured about one endpoint's server.
 struct EndpointResources {
     int endpoint = 0;
@@ -67,6 +79,8 @@ struct EndpointResources {
     QStringList sources; ///< the URLs scraped for it
     QString memoryKind; ///< "gpu" (DCGM framebuffer) or "host" (node exporter, unified memory); "" when none
     ResourceFigure memoryIdle; ///< bytes: median of the idle baselines (before and after)
+    ResourceFigure memoryIdleBefore; ///< bytes: median of the baseline before the first request
+    ResourceFigure memoryIdleAfter; ///< bytes: median of the baseline after the last request
     ResourceFigure memoryPeak; ///< bytes: highest sample while serving
     ResourceFigure memoryServingMedian; ///< bytes: median of the samples while serving
     ResourceFigure memoryTotal; ///< bytes: the budget's denominator, when exposed
@@ -82,11 +96,16 @@ struct EndpointResources {
     std::optional<double> clientGeneratedTokens; ///< Σ completion tokens the client recorded (all requests)
     std::optional<double> serverPromptTokens; ///< Δ computed + Δ cached (where the server splits them)
     std::optional<double> clientPromptTokens;
+    /// How finely the server printed its token counters (llama-server writes 6 significant
+    /// digits): a Δ is exact only to this. 0 when not measured.
+    double generatedTokensQuantum = 0;
+    double promptTokensQuantum = 0;
     std::optional<double> serverGeneratedPerSecond; ///< Δ generated tokens ÷ serving time
     std::optional<double> clientGeneratedPerSecond; ///< Σ completion tokens ÷ the same serving time
     std::optional<double> preemptions; ///< Δ over the run
     std::vector<ServerLatency> serverLatency;
     std::vector<TtftBreakdown> ttftBreakdown; ///< measured requests where the server says enough
+    ForeignLoad foreignLoad;
     bool restarted = false; ///< a counter went down or the process start time changed
     int failedScrapes = 0;
     QStringList notes; ///< e.g. "exporter http://…:9400 down from 12.3 s to 15.0 s (gap)"
@@ -100,6 +119,10 @@ struct ResourceReport {
 ResourceReport computeResources(const RunResult& result);
 /// One endpoint's figures, or null when the run has no such endpoint.
 const EndpointResources* findResources(const ResourceReport& report, int endpoint);
+
+/// Bytes as a reader wants them: "61.3 GiB", "512 MiB" (binary units, as nvidia-smi and DCGM
+/// count; 1 decimal in GiB).
+QString bytesText(double bytes);
 
 /// The `resources` array of `summary --json`: one entry per endpoint,
 /// {"endpoint", "sources", "memory_idle_bytes", "memory_peak_bytes", "memory_by_concurrency":

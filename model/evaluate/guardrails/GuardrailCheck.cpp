@@ -110,6 +110,8 @@ Context::Context(const RunResult& r)
     for (std::size_t i = 0; i < measured.size(); ++i)
         if (!measured[i].empty())
             arms.push_back(int(i));
+    if (!r.telemetry.empty())
+        resources = computeResources(r);
 }
 
 std::vector<const RunRecord*> Context::completed(int e) const

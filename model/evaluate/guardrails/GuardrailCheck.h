@@ -5,6 +5,7 @@
 // the one place a finding becomes a Guardrail. Internal to model/evaluate.
 
 #include "model/evaluate/Guardrails.h"
+#include "model/evaluate/Resources.h"
 
 #include <map>
 #include <optional>
@@ -24,6 +25,9 @@ constexpr double kCacheShare = 0.9; // cached prompt tokens / prompt tokens that
 constexpr double kFailureRate = 0.2; // share of failed measured requests on one arm
 constexpr double kTokenRelTolerance = 0.1; // token counts may differ by 10 % (min kTokenAbsTolerance)
 constexpr qint64 kTokenAbsTolerance = 2; // the EOS token, a held-back UTF-8 piece
+constexpr double kKvCacheFull = 0.95; // KV-cache use that means requests will be preempted or queued
+constexpr double kMemoryGrowthBytes = 1073741824.0; // idle memory after − before that is growth…
+constexpr double kMemoryGrowthShare = 0.02; // …and at least this share of the total (or of idle before)
 constexpr int kListMax = 6; // items listed in one piece of evidence before "…"
 
 // ---- small helpers --------------------------------------------------------------------------
@@ -56,6 +60,7 @@ struct Context {
     std::vector<std::vector<const RunRecord*>> measured; ///< per endpoint, in start order
     std::vector<std::vector<const RunRecord*>> all; ///< per endpoint, warm-ups included, in start order
     QStringList tests; ///< test ids in order of first appearance
+    ResourceReport resources; ///< what the servers spent; empty when nothing was scraped
 
     explicit Context(const RunResult& r);
 
@@ -127,5 +132,15 @@ std::optional<Guardrail> checkToolParser(const Context& ctx);
 std::optional<Guardrail> checkTruncated(const Context& ctx);
 std::optional<Guardrail> checkTokenCounts(const Context& ctx);
 std::optional<Guardrail> checkFailures(const Context& ctx);
+
+// What the servers' own metrics reveal: another client, preemptions, a full KV cache, memory
+// that grew, a restart, failed scrapes (ServerChecks.cpp). None fires on a run without telemetry.
+std::optional<Guardrail> checkServerTokens(const Context& ctx);
+std::optional<Guardrail> checkServerQueueing(const Context& ctx);
+std::optional<Guardrail> checkServerPreemptions(const Context& ctx);
+std::optional<Guardrail> checkKvCacheFull(const Context& ctx);
+std::optional<Guardrail> checkMemoryGrew(const Context& ctx);
+std::optional<Guardrail> checkServerRestarted(const Context& ctx);
+std::optional<Guardrail> checkTelemetryGaps(const Context& ctx);
 
 } // namespace qs::guardrails
