@@ -19,10 +19,7 @@ namespace {
 
 const EndpointResources* resourcesOf(const Arm& arm, int endpoint)
 {
-    for (const EndpointResources& e : arm.evaluation.resources.endpoints)
-        if (e.endpoint == endpoint)
-            return &e;
-    return nullptr;
+    return findResources(arm.evaluation.resources, endpoint);
 }
 
 const ConcurrencyResources* atLevel(const EndpointResources& e, int level)

@@ -84,13 +84,7 @@ struct Context {
     }
 
     /// What `endpoint`'s server spent (Evaluation::resources), or null when nothing was measured.
-    const EndpointResources* resources(int endpoint) const
-    {
-        for (const EndpointResources& e : ev.resources.endpoints)
-            if (e.endpoint == endpoint)
-                return &e;
-        return nullptr;
-    }
+    const EndpointResources* resources(int endpoint) const { return findResources(ev.resources, endpoint); }
 
     /// passed/judged of `gate` over every test (all turns) of `endpoint`.
     std::pair<int, int> gateTotal(int endpoint, const QString& gate) const
