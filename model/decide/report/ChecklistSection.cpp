@@ -197,7 +197,7 @@ Item comparisonItem(const Context& cx, const Recommendation& r, bool latency)
     } else {
         for (const GateComparison& g : arm->gates)
             if (g.test.isEmpty())
-                judge(g.gate, g.verdict, u"difference "_s + fmtPercent(g.difference));
+                judge(gateTitle(g.gate), g.verdict, u"difference "_s + fmtPercent(g.difference));
     }
     if (parts.isEmpty())
         return {Status::NotMeasured, u"no pooled comparison row"_s};

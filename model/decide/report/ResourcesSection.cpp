@@ -309,10 +309,11 @@ void resourcesSection(Doc& d, const Context& cx)
         howToCollect(d);
         return;
     }
+    const int period = cx.run.telemetry.periodMs;
     paragraph(d,
-        line(u"What each server spent while it answered, from its Prometheus pages scraped every %1 ms "
-             "on the requests' clock. Metric names and URLs are shown as the servers wrote them."_s.arg(
-                 cx.run.telemetry.periodMs)));
+        line(u"What each server spent while it answered, from its Prometheus pages"_s
+            + (period > 0 ? u" scraped every %1 ms"_s.arg(period) : QString())
+            + u" on the requests' clock. Metric names and URLs are shown as the servers wrote them."_s));
     memoryTable(d, cx);
     powerTable(d, cx);
     tokenTable(d, cx);
