@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The resources a profile can put a limit on: their ids, units and words (DecisionProfile.h).
 #include "model/decide/DecisionProfile.h"
-#include "model/decide/recommend/CriterionText.h"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace Qt::StringLiterals;
 
@@ -110,8 +112,12 @@ QString resourceValueText(Criterion::Resource resource, double baseValue, const 
     QString shown = unit;
     if (!resourceUnitFactor(resource, shown) || (isMemory(resource) && shown == u"bytes"))
         shown = isMemory(resource) ? u"GB"_s : resourceBaseUnit(resource);
-    // Three significant digits, whole units from 100 up: "63.2 GB", "212 W", "0.842 J/token".
-    return criteria::number(baseValue / *resourceUnitFactor(resource, shown)) + u' ' + shown;
+    // Three significant digits, zeros kept so a column reads alike ("7.00 GB" beside "6.60 GB"),
+    // whole units from 100 up: "63.2 GB", "212 W", "0.842 J/token".
+    const double v = baseValue / *resourceUnitFactor(resource, shown);
+    const double a = std::fabs(v);
+    const int decimals = a >= 100 || a == 0 ? 0 : std::clamp(2 - int(std::floor(std::log10(a))), 0, 9);
+    return QString::number(v, 'f', decimals) + u' ' + shown;
 }
 
 } // namespace qs

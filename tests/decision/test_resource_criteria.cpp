@@ -154,7 +154,7 @@ TEST(ResourceCriteriaParse, FormsUnitsAndDefaults)
 
     EXPECT_EQ(resourceValueText(Resource::PeakMemory, 63.2e9), QStringLiteral("63.2 GB"));
     EXPECT_EQ(resourceValueText(Resource::PeakMemory, 8.0 * 1073741824.0, QStringLiteral("GiB")),
-        QStringLiteral("8 GiB"));
+        QStringLiteral("8.00 GiB"));
     EXPECT_EQ(resourceValueText(Resource::EnergyPerToken, 0.8421), QStringLiteral("0.842 J/token"));
     EXPECT_EQ(resourceValueText(Resource::PowerMedian, 212.4), QStringLiteral("212 W"));
 }
@@ -244,7 +244,7 @@ TEST(ResourceCriteriaJudge, BudgetPassesAndFailsOnThePeak)
     EXPECT_EQ(over.criteria.at(0).outcome, Outcome::Fail);
     ASSERT_EQ(over.whatWouldChange.size(), 1);
     EXPECT_TRUE(over.whatWouldChange[0].startsWith(QStringLiteral(
-        "NVFP4's peak memory is 118 GB and must be ≤ 110 GB (8 GB less): reserve less memory")))
+        "NVFP4's peak memory is 118 GB and must be ≤ 110 GB (8.00 GB less): reserve less memory")))
         << over.whatWouldChange[0].toStdString();
 }
 
@@ -312,7 +312,7 @@ TEST(ResourceCriteriaJudge, EnergyNotWorseUsesTheTolerance)
     const RunResult r = twoArms();
     const CriterionResult same = judge(r, both(70e9, 70e9, 0.80, 0.84), json::array({energy})).criteria.at(0);
     EXPECT_EQ(same.outcome, Outcome::Pass) << same.explanation.toStdString();
-    EXPECT_EQ(same.measured, QStringLiteral("0.84 J/token vs 0.8 J/token (+5 %)"));
+    EXPECT_EQ(same.measured, QStringLiteral("0.840 J/token vs 0.800 J/token (+5 %)"));
     EXPECT_EQ(same.required, QStringLiteral("≤ Q4_K_M + 5 % (one figure each, no paired test)"));
     const Recommendation worse = judge(r, both(70e9, 70e9, 0.80, 0.90), json::array({energy}));
     EXPECT_EQ(worse.criteria.at(0).outcome, Outcome::Fail);

@@ -28,9 +28,9 @@ Inline statusCell(Status s)
 {
     switch (s) {
     case Status::Yes:
-        return {Style::Good, u"✓"_s};
+        return {Style::Good, u"✓ yes"_s};
     case Status::No:
-        return {Style::Bad, u"✗"_s};
+        return {Style::Bad, u"✗ no"_s};
     case Status::Undecided:
         return {Style::Warn, u"undecided"_s};
     case Status::NotMeasured:
@@ -61,9 +61,13 @@ std::optional<Item> fromCriteria(const Recommendation& r, const std::function<bo
         : any(Outcome::NotMeasured)  ? Status::NotMeasured
                                      : Status::Yes;
     QStringList parts;
-    for (const CriterionResult* c : hits)
+    for (const CriterionResult* c : hits) {
+        // "Not worse than the baseline" is in the title already.
+        const bool stated = c->required.isEmpty() || c->criterion.kind == Criterion::Kind::MetricNotWorse
+            || c->criterion.kind == Criterion::Kind::GateNotWorse;
         parts << c->criterion.title + u": "_s + c->measured
-                + (c->required.isEmpty() ? QString() : u" (required "_s + c->required + u")"_s);
+                + (stated ? QString() : u" (required "_s + c->required + u")"_s);
+    }
     item.evidence = parts.join(u"; "_s);
     return item;
 }

@@ -209,6 +209,7 @@ void ttftBreakdownTable(Doc& d, const Context& cx)
         for (const auto& [test, rows] : byTest)
             if (!order.contains(test))
                 order << test;
+        bool first = true; // the endpoint once per group: a column of repeated labels is noise
         for (const QString& test : order) {
             const auto it = byTest.find(test);
             if (it == byTest.end())
@@ -220,11 +221,12 @@ void ttftBreakdownTable(Doc& d, const Context& cx)
             const auto ms = [](const std::optional<double>& v) {
                 return v ? line(fmtMetric(Metric::TtftAny, *v)) : line(u"—"_s);
             };
-            t.rows.push_back({line(cx.label(e.endpoint)), line(cx.testName(test)),
+            t.rows.push_back({line(first ? cx.label(e.endpoint) : QString()), line(cx.testName(test)),
                 line(QString::number(rows.size())), ms(median(client)),
                 ms(medianOf(rows, &TtftBreakdown::networkAndQueueMs)),
                 ms(medianOf(rows, &TtftBreakdown::queueMs)), ms(medianOf(rows, &TtftBreakdown::prefillMs)),
                 ms(medianOf(rows, &TtftBreakdown::firstDecodeMs))});
+            first = false;
         }
     }
     heading(d, 3, u"Where the time to first token went"_s);
