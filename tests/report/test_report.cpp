@@ -516,6 +516,20 @@ TEST(ReportChecklist, EveryItemWithTheNumbersThatDecideIt)
         QStringLiteral("| Memory fits the budget | *not measured* | no memory figure: give the endpoint "
                        "metrics=URL of a DCGM exporter")))
         << qPrintable(plain);
+    // A budget in the profile that was not measured says so, and how to measure it.
+    Criterion budget2 = budget;
+    budget2.optional = true;
+    bare.input.recommendations[0].criteria.push_back({budget2, CriterionResult::Outcome::NotMeasured,
+        QStringLiteral("not measured on nvfp4"), QStringLiteral("≤ 110 GB"), {}});
+    const QString unmeasured = reportMarkdown(bare.input);
+    EXPECT_TRUE(
+        unmeasured.contains(QStringLiteral("| Memory fits the budget | *not measured* | Peak memory within "
+                                           "110 GB: not measured on nvfp4 (required ≤ 110 GB); "
+                                           "give the endpoint metrics=URL")))
+        << qPrintable(unmeasured);
+    EXPECT_TRUE(unmeasured.contains(
+        QStringLiteral("| Peak memory within 110 GB | ≤ 110 GB | not measured on nvfp4 | *not measured* |")))
+        << qPrintable(unmeasured);
     const QString html = reportHtml(bare.input);
     EXPECT_TRUE(html.contains(QStringLiteral("<h2>Drop-in replacement checklist</h2>")));
     EXPECT_TRUE(html.contains(QStringLiteral("<i>not measured</i>")));

@@ -154,8 +154,13 @@ Item memoryItem(const Context& cx, const Recommendation& r)
             && (c.resource == Criterion::Resource::PeakMemory
                 || c.resource == Criterion::Resource::MemoryAtConcurrency);
     });
-    if (budget)
-        return *budget;
+    if (budget) {
+        Item item = *budget;
+        if (item.status == Status::NotMeasured)
+            item.evidence += u"; give the endpoint metrics=URL of a DCGM exporter (GPU) or a node exporter "
+                             "(unified memory)"_s;
+        return item;
+    }
     const EndpointResources* e = cx.resources(r.candidate);
     if (!e || !e->memoryPeak.value)
         return {Status::NotMeasured,
