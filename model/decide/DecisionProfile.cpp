@@ -51,7 +51,12 @@ const QStringList profileKeys = {
 const QStringList criterionKeys = {QStringLiteral("id"), QStringLiteral("title"), QStringLiteral("gate"),
     QStringLiteral("metric"), QStringLiteral("max_failures"), QStringLiteral("min_pass_rate"),
     QStringLiteral("max"), QStringLiteral("min"), QStringLiteral("statistic"),
-    QStringLiteral("not_worse_than_baseline"), QStringLiteral("test"), QStringLiteral("rationale")};
+    QStringLiteral("not_worse_than_baseline"), QStringLiteral("test"), QStringLiteral("rationale"),
+    QStringLiteral("resource"), QStringLiteral("unit"), QStringLiteral("concurrency"),
+    QStringLiteral("tolerance"), QStringLiteral("optional")};
+// Keys only a resource criterion takes.
+const QStringList resourceOnlyKeys = {QStringLiteral("unit"), QStringLiteral("concurrency"),
+    QStringLiteral("tolerance"), QStringLiteral("optional")};
 const QStringList statistics = {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
     QStringLiteral("p99"), QStringLiteral("mean")};
 
@@ -90,11 +95,13 @@ QString kindKey(Criterion::Kind kind)
     case Criterion::Kind::GateMinPassRate:
         return QStringLiteral("min_pass_rate");
     case Criterion::Kind::MetricMax:
+    case Criterion::Kind::ResourceMax:
         return QStringLiteral("max");
     case Criterion::Kind::MetricMin:
         return QStringLiteral("min");
     case Criterion::Kind::MetricNotWorse:
     case Criterion::Kind::GateNotWorse:
+    case Criterion::Kind::ResourceNotWorse:
         return QStringLiteral("not_worse_than_baseline");
     }
     return {};
@@ -127,8 +134,26 @@ void requireTrue(const Context& ctx, const json& v, const QString& path)
             QStringLiteral("is false; remove the criterion instead (a profile lists only what it requires)"));
 }
 
+// A key `c` must not have in this kind of criterion, with what to do instead.
+void reject(
+    const Context& ctx, const json& c, const QString& path, const QStringList& keys, const QString& why)
+{
+    for (const QString& k : keys)
+        if (member(c, k.toStdString()))
+            ctx.fail(keyPath(path, k.toStdString()), why);
+}
+
 QString defaultTitle(const Criterion& c)
 {
+    if (isResourceCriterion(c)) {
+        const QString name = resourceName(c.resource, c.concurrency);
+        if (c.kind == Criterion::Kind::ResourceMax)
+            return name + QStringLiteral(" ≤ ")
+                + QString::number(c.threshold / resourceUnitFactor(c.resource, c.unit).value_or(1), 'g', 6)
+                + u' ' + c.unit;
+        return name
+            + QStringLiteral(" not worse than the baseline (≤ +%1 %)").arg(c.tolerance * 100.0, 0, 'g', 4);
+    }
     const QString subject = c.kind == Criterion::Kind::GateMaxFailures
             || c.kind == Criterion::Kind::GateMinPassRate || c.kind == Criterion::Kind::GateNotWorse
         ? c.gate
@@ -151,10 +176,106 @@ QString defaultTitle(const Criterion& c)
     case Criterion::Kind::GateNotWorse:
         t = subject + QStringLiteral(" not worse than the baseline");
         break;
+    case Criterion::Kind::ResourceMax:
+    case Criterion::Kind::ResourceNotWorse:
+        break; // above
     }
     if (!c.test.isEmpty())
         t += QStringLiteral(" (") + c.test + u')';
     return t;
+}
+
+// {"resource": R, "max": X, "unit": U} or {"resource": R, "not_worse_than_baseline": true}, with
+// "optional", "concurrency" (memory_at_concurrency) and "tolerance" (not worse).
+void parseResourceCriterion(const Context& ctx, const json& c, const QString& path, Criterion& out)
+{
+    const QString resourcePath = keyPath(path, "resource");
+    const QString id = stringValue(ctx, *member(c, "resource"), resourcePath, false);
+    QStringList ids;
+    for (Criterion::Resource r : {Criterion::Resource::PeakMemory, Criterion::Resource::IdleMemory,
+             Criterion::Resource::MemoryAtConcurrency, Criterion::Resource::PowerMedian,
+             Criterion::Resource::EnergyPerToken})
+        ids << resourceId(r);
+    const auto resource = resourceFromId(id);
+    if (!resource)
+        ctx.fail(resourcePath,
+            QStringLiteral("unknown resource ") + quote(id) + QStringLiteral("; ") + didYouMean(id, ids));
+    out.resource = *resource;
+    reject(ctx, c, path, {QStringLiteral("max_failures"), QStringLiteral("min_pass_rate")},
+        QStringLiteral(
+            "applies to a \"gate\" criterion; a resource takes \"max\" or \"not_worse_than_baseline\""));
+    reject(ctx, c, path, {QStringLiteral("statistic")},
+        QStringLiteral("does not apply to a resource: it is one figure per endpoint (a peak, a median), "
+                       "not a distribution of requests"));
+    reject(ctx, c, path, {QStringLiteral("test")},
+        QStringLiteral("does not apply to a resource: the server's figures cover the whole run, not one "
+                       "test; remove \"test\""));
+    reject(ctx, c, path, {QStringLiteral("min")},
+        QStringLiteral("less is better for every resource; give a \"max\" (a budget) or "
+                       "\"not_worse_than_baseline\": true"));
+    const QString form
+        = exactlyOne(ctx, c, path, {QStringLiteral("max"), QStringLiteral("not_worse_than_baseline")},
+            QStringLiteral("a resource criterion"));
+    const QString formPath = keyPath(path, form.toStdString());
+    const json& v = *member(c, form.toStdString());
+    if (form == u"max") {
+        out.kind = Criterion::Kind::ResourceMax;
+        reject(ctx, c, path, {QStringLiteral("tolerance")},
+            QStringLiteral("applies to \"not_worse_than_baseline\"; a \"max\" is a hard limit"));
+        const double limit = numberValue(ctx, v, formPath);
+        if (limit < 0)
+            ctx.fail(formPath, QStringLiteral("must not be negative, found ") + describe(v));
+        const QString unitPath = keyPath(path, "unit");
+        const QString units = resourceUnits(out.resource).join(QStringLiteral(", "));
+        const bool memory = resourceBaseUnit(out.resource) == u"bytes";
+        const std::optional<QString> unit = optionalString(ctx, c, "unit", path, false);
+        if (!unit && memory)
+            ctx.fail(path,
+                QStringLiteral("a memory limit needs a \"unit\": one of ") + units
+                    + QStringLiteral(" (GB and MB are decimal: 1 GB = 10^9 bytes; GiB = 2^30)"));
+        out.unit = unit.value_or(resourceBaseUnit(out.resource));
+        const auto factor = resourceUnitFactor(out.resource, out.unit);
+        if (!factor)
+            ctx.fail(unitPath,
+                QStringLiteral("unknown unit ") + quote(out.unit) + QStringLiteral(" for ") + quote(id)
+                    + QStringLiteral("; expected one of: ") + units);
+        out.threshold = limit * *factor;
+    } else {
+        out.kind = Criterion::Kind::ResourceNotWorse;
+        requireTrue(ctx, v, formPath);
+        reject(ctx, c, path, {QStringLiteral("unit")},
+            QStringLiteral("applies to \"max\"; \"not_worse_than_baseline\" compares with the baseline's "
+                           "figure in the same unit"));
+        if (const json* t = member(c, "tolerance")) {
+            const QString tolerancePath = keyPath(path, "tolerance");
+            const double tol = numberValue(ctx, *t, tolerancePath);
+            if (tol > 1 && tol <= 100)
+                ctx.fail(tolerancePath,
+                    QStringLiteral("is a fraction, found %1; write %2 for %1 %").arg(tol).arg(tol / 100.0));
+            if (tol < 0 || tol > 1)
+                ctx.fail(tolerancePath,
+                    QStringLiteral("must be a fraction from 0 to 1 (0.05 for \"at most 5 % more\"), found ")
+                        + describe(*t));
+            out.tolerance = tol;
+        }
+    }
+    if (const json* n = member(c, "concurrency")) {
+        const QString concurrencyPath = keyPath(path, "concurrency");
+        if (out.resource != Criterion::Resource::MemoryAtConcurrency)
+            ctx.fail(concurrencyPath, QStringLiteral("applies to \"memory_at_concurrency\" only"));
+        const double level = numberValue(ctx, *n, concurrencyPath);
+        if (level < 1 || std::floor(level) != level || level > 1e6)
+            ctx.fail(concurrencyPath,
+                QStringLiteral("must be a whole number of requests in flight (1 or more), found ")
+                    + describe(*n));
+        out.concurrency = int(level);
+    }
+    if (const json* o = member(c, "optional")) {
+        if (!o->is_boolean())
+            ctx.fail(
+                keyPath(path, "optional"), QStringLiteral("must be true or false, found ") + describe(*o));
+        out.optional = o->get<bool>();
+    }
 }
 
 Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
@@ -167,9 +288,16 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
     checkKeys(ctx, c, path, criterionKeys);
 
     Criterion out;
-    const QString subject = exactlyOne(
-        ctx, c, path, {QStringLiteral("gate"), QStringLiteral("metric")}, QStringLiteral("a criterion"));
-    if (subject == u"gate") {
+    const QString subject = exactlyOne(ctx, c, path,
+        {QStringLiteral("gate"), QStringLiteral("metric"), QStringLiteral("resource")},
+        QStringLiteral("a criterion"));
+    if (subject != u"resource")
+        reject(ctx, c, path, resourceOnlyKeys,
+            QStringLiteral("applies to a \"resource\" criterion only (gates and metrics are measured on "
+                           "every request, so they are never optional and carry their own units)"));
+    if (subject == u"resource") {
+        parseResourceCriterion(ctx, c, path, out);
+    } else if (subject == u"gate") {
         const QString gatePath = keyPath(path, "gate");
         out.gate = stringValue(ctx, *member(c, "gate"), gatePath, false);
         if (!gateNames().contains(out.gate))
@@ -267,11 +395,14 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
         out.test = *t;
     out.rationale = optionalString(ctx, c, "rationale", path, true).value_or(QString());
     out.title = optionalString(ctx, c, "title", path, false).value_or(defaultTitle(out));
+    const QString subjectId = isResourceCriterion(out) ? resourceId(out.resource)
+            + (out.concurrency > 0 ? u'_' + QString::number(out.concurrency) : QString())
+        : out.gate.isEmpty() ? metricId(out.metric)
+                             : out.gate;
     if (const json* id = member(c, "id"))
         out.id = identifierValue(ctx, *id, keyPath(path, "id"));
     else
-        out.id = (out.gate.isEmpty() ? metricId(out.metric) : out.gate) + u'_' + kindKey(out.kind)
-            + (out.test.isEmpty() ? QString() : u'_' + out.test);
+        out.id = subjectId + u'_' + kindKey(out.kind) + (out.test.isEmpty() ? QString() : u'_' + out.test);
     return out;
 }
 
@@ -408,6 +539,10 @@ QString criterionKindId(Criterion::Kind kind)
         return QStringLiteral("metric_not_worse");
     case Criterion::Kind::GateNotWorse:
         return QStringLiteral("gate_not_worse");
+    case Criterion::Kind::ResourceMax:
+        return QStringLiteral("resource_max");
+    case Criterion::Kind::ResourceNotWorse:
+        return QStringLiteral("resource_not_worse");
     }
     return {};
 }
@@ -419,12 +554,20 @@ bool isGateCriterion(const Criterion& criterion)
         || criterion.kind == Criterion::Kind::GateNotWorse;
 }
 
+bool isResourceCriterion(const Criterion& criterion)
+{
+    return criterion.kind == Criterion::Kind::ResourceMax
+        || criterion.kind == Criterion::Kind::ResourceNotWorse;
+}
+
 nlohmann::json toJson(const Criterion& c)
 {
     json j = {{"id", c.id.toStdString()}, {"title", c.title.toStdString()},
         {"kind", criterionKindId(c.kind).toStdString()}};
     if (isGateCriterion(c))
         j["gate"] = c.gate.toStdString();
+    else if (isResourceCriterion(c))
+        j["resource"] = resourceId(c.resource).toStdString();
     else
         j["metric"] = metricId(c.metric).toStdString();
     switch (c.kind) {
@@ -443,6 +586,19 @@ nlohmann::json toJson(const Criterion& c)
     case Criterion::Kind::GateNotWorse:
         j["not_worse_than_baseline"] = true;
         break;
+    case Criterion::Kind::ResourceMax:
+        j["max"] = c.threshold / resourceUnitFactor(c.resource, c.unit).value_or(1);
+        j["unit"] = c.unit.toStdString();
+        break;
+    case Criterion::Kind::ResourceNotWorse:
+        j["not_worse_than_baseline"] = true;
+        j["tolerance"] = c.tolerance;
+        break;
+    }
+    if (isResourceCriterion(c)) {
+        j["optional"] = c.optional;
+        if (c.resource == Criterion::Resource::MemoryAtConcurrency)
+            j["concurrency"] = c.concurrency > 0 ? json(c.concurrency) : json();
     }
     j["test"] = c.test.isEmpty() ? json() : json(c.test.toStdString());
     j["rationale"] = c.rationale.toStdString();

@@ -22,26 +22,77 @@ namespace qs {
 ///                                              the paired comparison does not find the baseline better
 ///   {"gate": G, "not_worse_than_baseline": true}
 ///                                              McNemar / Newcombe does not find the baseline better
-/// Every form takes an optional "test" (a test id; default: all tests pooled), "id", "title" and
-/// "rationale". A profile file is {"id", "name"?, "description"?, "criteria": [...]}.
+///   {"resource": R, "max": X, "unit": U}       the candidate's figure of R (model/evaluate/Resources.h)
+///                                              is ≤ X U, e.g. peak_memory ≤ 110 GB
+///   {"resource": R, "not_worse_than_baseline": true, "tolerance": 0.05}
+///                                              the candidate's figure ≤ the baseline's × (1 + tolerance)
+/// Gate and metric forms take an optional "test" (a test id; default: all tests pooled). Resource
+/// forms are per endpoint over the whole run (no "test"); they take "optional": true, which makes
+/// a figure that was not measured (no telemetry) "not measured" instead of inconclusive. Every form
+/// takes "id", "title" and "rationale". A profile file is {"id", "name"?, "description"?,
+/// "criteria": [...]}.
 struct Criterion {
-    enum class Kind { GateMaxFailures, GateMinPassRate, MetricMax, MetricMin, MetricNotWorse, GateNotWorse };
+    enum class Kind {
+        GateMaxFailures,
+        GateMinPassRate,
+        MetricMax,
+        MetricMin,
+        MetricNotWorse,
+        GateNotWorse,
+        ResourceMax,
+        ResourceNotWorse,
+    };
+    /// What a resource criterion is about: one figure per endpoint (model/evaluate/Resources.h),
+    /// lower is better for every one.
+    enum class Resource {
+        PeakMemory, ///< "peak_memory", bytes: highest sample while serving
+        IdleMemory, ///< "idle_memory", bytes: median of the idle baselines
+        MemoryAtConcurrency, ///< "memory_at_concurrency", bytes: peak while `concurrency` were in flight
+        PowerMedian, ///< "power_median", W: median GPU power while serving
+        EnergyPerToken, ///< "energy_per_token", J per generated token
+    };
     QString id; ///< stable, e.g. "thinking_leaks"
     QString title; ///< what a reader sees, e.g. "No thinking leaks"
     Kind kind = Kind::GateMaxFailures;
     QString gate; ///< a QualityGates gate name (gate kinds)
     Metric metric = Metric::TtftVisible; ///< metric kinds
+    Resource resource = Resource::PeakMemory; ///< resource kinds
     QString statistic = QStringLiteral("p50"); ///< "p50", "p90", "p95", "p99", "mean" (MetricMax/Min)
-    double threshold = 0; ///< failures, rate, or value in the metric's unit
+    /// Failures, rate, value in the metric's unit, or (ResourceMax) in the resource's base unit:
+    /// bytes, W, J/token.
+    double threshold = 0;
+    QString unit; ///< ResourceMax: the unit the profile wrote the limit in ("GB", "GiB", "W"…)
+    int concurrency = 0; ///< MemoryAtConcurrency: requests in flight; 0 = the highest measured
+    double tolerance = 0.05; ///< ResourceNotWorse: how much more than the baseline still passes
+    bool optional = false; ///< resource kinds: a figure not measured is "not measured", not inconclusive
     QString test; ///< empty: all tests pooled
     QString rationale; ///< why this criterion exists (shown in the report)
 };
 
 /// "gate_max_failures", "gate_min_pass_rate", "metric_max", "metric_min", "metric_not_worse",
-/// "gate_not_worse".
+/// "gate_not_worse", "resource_max", "resource_not_worse".
 QString criterionKindId(Criterion::Kind kind);
-/// True for the three gate kinds (`gate` is set), false for the metric kinds (`metric` is set).
+/// True for the three gate kinds (`gate` is set), false for the metric and resource kinds.
 bool isGateCriterion(const Criterion& criterion);
+/// True for the resource kinds (`resource` is set).
+bool isResourceCriterion(const Criterion& criterion);
+
+/// "peak_memory", "idle_memory", "memory_at_concurrency", "power_median", "energy_per_token".
+QString resourceId(Criterion::Resource resource);
+std::optional<Criterion::Resource> resourceFromId(const QString& id);
+/// The base unit of a resource's figure: "bytes", "W", "J/token".
+QString resourceBaseUnit(Criterion::Resource resource);
+/// How many base units one `unit` is for `resource`: memory takes "GB" (decimal, 1e9 bytes),
+/// "GiB" (2^30), "MB" (1e6), "MiB" (2^20) and "bytes"; power "W"; energy "J/token". nullopt for
+/// a unit the resource does not take.
+std::optional<double> resourceUnitFactor(Criterion::Resource resource, const QString& unit);
+/// The units `resource` takes, for messages: "GB, GiB, MB, MiB, bytes".
+QStringList resourceUnits(Criterion::Resource resource);
+/// For prose and titles: "peak memory", "memory at concurrency 5", "median GPU power"…
+QString resourceName(Criterion::Resource resource, int concurrency = 0);
+/// A figure in base units as a reader wants it: "63.2 GB" (memory in decimal GB unless `unit`
+/// names another memory unit), "212 W", "0.84 J/token".
+QString resourceValueText(Criterion::Resource resource, double baseValue, const QString& unit = QString());
 /// The criterion in its file form plus "kind" (every default filled in), for reports and scripts.
 nlohmann::json toJson(const Criterion& criterion);
 

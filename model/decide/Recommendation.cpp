@@ -76,6 +76,8 @@ QString outcomeId(CriterionResult::Outcome outcome)
         return QStringLiteral("fail");
     case Outcome::Inconclusive:
         return QStringLiteral("inconclusive");
+    case Outcome::NotMeasured:
+        return QStringLiteral("not_measured");
     }
     return {};
 }
@@ -117,17 +119,19 @@ std::vector<Recommendation> recommend(
         rec.candidate = candidate;
         rec.baselineLabel = arm.baselineLabel;
         rec.candidateLabel = arm.candidateLabel;
-        QStringList failedChanges, openChanges;
+        QStringList failedChanges, openChanges, unmeasuredChanges;
         for (const Criterion& c : profile.criteria) {
             criteria::Judged j = criteria::judge(arm, c);
             if (j.result.outcome == Outcome::Fail)
                 failedChanges << j.change;
             else if (j.result.outcome == Outcome::Inconclusive)
                 openChanges << j.change;
+            else if (j.result.outcome == Outcome::NotMeasured)
+                unmeasuredChanges << j.change;
             rec.criteria.push_back(std::move(j.result));
         }
         // Failed criteria first: they are what keeps the baseline.
-        rec.whatWouldChange = failedChanges + openChanges;
+        rec.whatWouldChange = failedChanges + openChanges + unmeasuredChanges;
 
         QStringList unfair;
         for (const Guardrail& g : evaluation.guardrails) {
@@ -141,6 +145,7 @@ std::vector<Recommendation> recommend(
         const int total = int(rec.criteria.size());
         const int failed = countOf(rec.criteria, Outcome::Fail);
         const int open = countOf(rec.criteria, Outcome::Inconclusive);
+        const int unmeasured = countOf(rec.criteria, Outcome::NotMeasured);
         if (failed > 0) {
             rec.decision = Recommendation::Decision::KeepBaseline;
             rec.headline = QStringLiteral("Keep %1: %2 fails %3 of %4 criteria (%5)")
@@ -166,12 +171,20 @@ std::vector<Recommendation> recommend(
                                  "could be judged, but %4")
                       .arg(arm.baselineLabel, arm.candidateLabel, arm.candidateLabel,
                           why.join(QStringLiteral(", and ")));
+        } else if (unmeasured > 0) {
+            rec.decision = Recommendation::Decision::Switch;
+            rec.headline = QStringLiteral("Switch from %1 to %2: it meets all %3 criteria that were measured")
+                               .arg(arm.baselineLabel, arm.candidateLabel)
+                               .arg(total - unmeasured);
         } else {
             rec.decision = Recommendation::Decision::Switch;
             rec.headline = QStringLiteral("Switch from %1 to %2: it meets all %3 criteria")
                                .arg(arm.baselineLabel, arm.candidateLabel)
                                .arg(total);
         }
+        // Not a pass: the reader learns what was never looked at.
+        if (unmeasured > 0)
+            rec.headline += QStringLiteral("; not measured: ") + titles(rec.criteria, Outcome::NotMeasured);
         out.push_back(std::move(rec));
     }
     return out;

@@ -18,13 +18,17 @@ struct CriterionResult {
         Pass,
         Fail,
         Inconclusive, ///< too little data to decide (no judged request, too few pairs)
+        /// An optional criterion (a resource budget) whose figure was not measured, e.g. no
+        /// telemetry was collected. Never a silent pass: it does not count towards "meets all
+        /// criteria", and the headline and what-would-change say what to collect.
+        NotMeasured,
     } outcome
         = Outcome::Inconclusive;
     QString measured; ///< the numbers, e.g. "4 of 36 answers leaked thinking", "p50 92.1 ms"
     QString required; ///< e.g. "0", "≤ 120 ms", "≥ 60 % (6/10)", "not worse than Q4_K_M"
     QString explanation; ///< one sentence: why it passed or failed
 };
-QString outcomeId(CriterionResult::Outcome outcome); ///< "pass", "fail", "inconclusive"
+QString outcomeId(CriterionResult::Outcome outcome); ///< "pass", "fail", "inconclusive", "not_measured"
 
 /// The verdict for one candidate against the baseline.
 struct Recommendation {
@@ -33,15 +37,16 @@ struct Recommendation {
     QString baselineLabel;
     QString candidateLabel;
     enum class Decision {
-        Switch, ///< every criterion passed and nothing makes the comparison unfair
+        Switch, ///< every measured criterion passed and nothing makes the comparison unfair
         KeepBaseline, ///< at least one criterion failed
         Inconclusive, ///< nothing failed, but something could not be decided or the comparison is unfair
     } decision
         = Decision::Inconclusive;
     QString headline; ///< e.g. "Keep Q4_K_M: NVFP4 fails 3 of 7 criteria (thinking leaks, …)"
     std::vector<CriterionResult> criteria; ///< in profile order
-    /// What would change this recommendation, derived from the failed (and inconclusive)
-    /// criteria and the critical guardrails, each a concrete sentence with the numbers.
+    /// What would change this recommendation, derived from the failed, inconclusive and not
+    /// measured criteria (in that order) and the critical guardrails, each a concrete sentence
+    /// with the numbers.
     QStringList whatWouldChange;
     /// Critical guardrails that make the comparison not apples-to-apples, stated up front.
     QStringList caveats;
@@ -52,7 +57,8 @@ QString decisionId(Recommendation::Decision decision); ///< "switch", "keep_base
 /// evaluation of `result` (gate counts and medians from Evaluation::cells, paired verdicts from
 /// Evaluation::comparison — which must have been computed). Never a winner the data cannot
 /// support: a failed criterion keeps the baseline; an undecidable one, or a critical guardrail
-/// (different models, …), makes the result inconclusive at best.
+/// (different models, …), makes the result inconclusive at best. An optional criterion that was
+/// not measured changes no decision, but the headline names it.
 std::vector<Recommendation> recommend(
     const RunResult& result, const Evaluation& evaluation, const DecisionProfile& profile);
 

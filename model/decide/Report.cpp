@@ -22,8 +22,10 @@ report::Doc buildDocument(const ReportInput& in)
     warningsSection(d, cx);
     methodologySection(d, cx);
     resultsSection(d, cx);
+    resourcesSection(d, cx);
     chartsSection(d, cx);
     samplesSection(d, cx);
+    checklistSection(d, cx);
     verdictSection(d, cx);
     appendixSection(d, cx);
     return d;
@@ -43,7 +45,6 @@ ReportChart chart(const QString& name, const QString& title, const QString& capt
 
 std::vector<ReportChart> reportCharts(const RunResult& result, const Evaluation& evaluation)
 {
-    Q_UNUSED(result);
     std::vector<ReportChart> charts;
     const bool multiTurn = !evaluation.scaling.endpoints.empty();
     if (multiTurn)
@@ -58,6 +59,10 @@ std::vector<ReportChart> reportCharts(const RunResult& result, const Evaluation&
             "the lines cross, the faster decoder overtakes the faster starter."_s));
     charts.push_back(chart(u"ttft-test"_s, u"TTFT per test"_s,
         u"Median time to the first visible token per test and endpoint (lower is better)."_s));
+    if (!result.telemetry.empty())
+        charts.push_back(chart(u"server"_s, u"Server gauges"_s,
+            u"What the servers reported while the run went on, on its time axis, one line per endpoint: "
+            "requests running and waiting, KV-cache use, memory and power (gaps where a scrape failed)."_s));
     return charts;
 }
 

@@ -22,11 +22,14 @@ namespace qs {
 // critical ones in bold as "NOT an apples-to-apples comparison"; the methodology (suite, warm-up
 // and measured runs, thinking, token-count sources, order, metric formulas); results tables with
 // ratio, 95 % interval and winner columns (TTFT visible — and any where it differs —, decode
-// tok/s, total latency, TTFT per turn, quality gates, throughput by concurrency); the charts;
-// sample responses side by side with the failing spans marked «…»; the verdict per criterion,
-// the recommendation and what would change it; an appendix with server properties and the exact
-// request settings. Model output is always escaped, never interpreted: in Markdown it sits in
-// fenced code blocks, in HTML it is entity-escaped.
+// tok/s, total latency, TTFT per turn, quality gates, throughput by concurrency); the resources
+// each server spent (memory at idle / 1 / N requests, power, energy per token, the server's own
+// token counts and latency histograms beside the client's, the TTFT breakdown, every figure's
+// source — "not measured" and how to collect it without telemetry); the charts; sample responses
+// side by side with the failing spans marked «…»; the drop-in replacement checklist (✓ / ✗ / not
+// measured per item, with the numbers); the verdict per criterion, the recommendation and what
+// would change it; an appendix with server properties and the exact request settings. Model output is always
+// escaped, never interpreted: in Markdown it sits in fenced code blocks, in HTML it is entity-escaped.
 
 /// A chart embedded in the document.
 struct ReportChart {
@@ -42,7 +45,8 @@ struct ReportChart {
 };
 
 /// The charts a document for `evaluation` should show, without sources: TTFT vs turn and latency
-/// vs length when there is a multi-turn test, decode tok/s and TTFT per test always.
+/// vs length when there is a multi-turn test, decode tok/s and TTFT per test always, the server
+/// gauges ("server") when the run has telemetry.
 std::vector<ReportChart> reportCharts(const RunResult& result, const Evaluation& evaluation);
 
 /// Everything a document is made from. The pointers must outlive the call.

@@ -62,6 +62,12 @@ private slots:
         QVERIFY(md.contains(QStringLiteral("KEEP BASELINE")));
         QVERIFY(md.contains(QStringLiteral("## Sample responses")));
         QVERIFY(md.contains(QStringLiteral("#### What would change this recommendation")));
+        // Issue #11: a run without telemetry says so, and how to collect it; the checklist is there.
+        QVERIFY(md.contains(
+            QStringLiteral("## Resources\n\n**Not measured:** this run collected no server telemetry")));
+        QVERIFY(md.contains(QStringLiteral("## Drop-in replacement checklist")));
+        QVERIFY(md.contains(
+            QStringLiteral("| Deployment (the start script launches the new server) | *check by hand* |")));
         // Every image link resolves to a PNG written beside the document.
         const QRegularExpression link(QStringLiteral("!\\[[^\\]]*\\]\\(([^)]+)\\)"));
         int images = 0;

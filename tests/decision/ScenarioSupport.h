@@ -75,6 +75,24 @@ inline void expectScenario(const QString& name, const Judgement& j)
     const QStringList failed = idsWith(r, Outcome::Fail);
     const QStringList open = idsWith(r, Outcome::Inconclusive);
     EXPECT_EQ(r.baselineLabel, QString::fromUtf8(baselineLabel));
+    // The committed files carry no telemetry: the profile's optional resource criteria are "not
+    // measured", named in the headline and in what would change it, and change no decision. (A
+    // live replay may scrape the simulated servers' /metrics; they report no memory or energy.)
+    const bool telemetry = j.evaluation.resources.collected;
+    EXPECT_EQ(idsWith(r, Outcome::NotMeasured),
+        (QStringList {QStringLiteral("memory_budget"), QStringLiteral("energy_not_worse")}))
+        << dump(r);
+    EXPECT_TRUE(r.headline.endsWith(QStringLiteral(
+        "; not measured: Peak memory within 110 GB, Energy per token not worse than the baseline")))
+        << r.headline.toStdString();
+    EXPECT_TRUE(anyContains(r.whatWouldChange,
+        QStringLiteral("Peak memory within 110 GB not measured on %1 (%2")
+            .arg(r.candidateLabel,
+                telemetry
+                    ? QStringLiteral("its metrics pages report no memory")
+                    : QStringLiteral("no server telemetry was collected in this run): give the endpoint "
+                                     "metrics=URL of a DCGM exporter"))))
+        << dump(r);
     if (name == u"base-garbled") {
         // Gibberish never completes a sentence: there is no first sentence to compare, and the
         // recommendation says so instead of guessing.
@@ -123,11 +141,12 @@ inline void expectScenario(const QString& name, const Judgement& j)
         EXPECT_EQ(r.decision, Recommendation::Decision::Switch) << dump(r);
         EXPECT_TRUE(failed.isEmpty()) << dump(r);
         EXPECT_TRUE(r.caveats.isEmpty()) << dump(r);
-        EXPECT_TRUE(r.whatWouldChange.isEmpty()) << dump(r);
-        EXPECT_EQ(r.headline,
-            QStringLiteral(
-                "Switch from Q4_K_M, llama-server (simulated) to NVFP4 fixed server, vLLM (simulated): it "
-                "meets all 10 criteria"));
+        // Only what was not measured could still change it.
+        EXPECT_EQ(r.whatWouldChange.size(), 2) << dump(r);
+        EXPECT_TRUE(r.headline.startsWith(QStringLiteral(
+            "Switch from Q4_K_M, llama-server (simulated) to NVFP4 fixed server, vLLM (simulated): it "
+            "meets all 10 criteria that were measured; not measured: ")))
+            << r.headline.toStdString();
     } else {
         ADD_FAILURE() << "unknown scenario " << name.toStdString();
     }

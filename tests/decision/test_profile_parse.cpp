@@ -67,7 +67,7 @@ TEST(DecisionProfileBuiltins, VoiceAssistantHoldsTheSeedsCriteria)
     EXPECT_EQ(p.name, QStringLiteral("Voice assistant"));
     EXPECT_EQ(p.source, QStringLiteral("builtin:voice-assistant"));
     EXPECT_EQ(p.raw.at("id"), "voice-assistant");
-    ASSERT_EQ(p.criteria.size(), 10u);
+    ASSERT_EQ(p.criteria.size(), 12u);
 
     const Criterion& leaks = byId(p, "thinking_leaks");
     EXPECT_EQ(leaks.kind, Criterion::Kind::GateMaxFailures);
@@ -90,11 +90,28 @@ TEST(DecisionProfileBuiltins, VoiceAssistantHoldsTheSeedsCriteria)
     EXPECT_EQ(decode.metric, Metric::DecodeTps);
     EXPECT_EQ(decode.threshold, 25);
 
+    // The seeds' memory budget ("VRAM fits within budget (<110 GB peak)") and energy per token:
+    // optional, so a run without telemetry reads "not measured" and decides as before.
+    const Criterion& memory = byId(p, "memory_budget");
+    EXPECT_EQ(memory.kind, Criterion::Kind::ResourceMax);
+    EXPECT_EQ(memory.resource, Criterion::Resource::PeakMemory);
+    EXPECT_DOUBLE_EQ(memory.threshold, 110e9);
+    EXPECT_EQ(memory.unit, QStringLiteral("GB"));
+    EXPECT_TRUE(memory.optional);
+    EXPECT_TRUE(memory.rationale.contains(QStringLiteral("<110 GB peak")));
+    EXPECT_TRUE(memory.rationale.contains(QStringLiteral("--gpu-memory-utilization 0.85")));
+    const Criterion& energy = byId(p, "energy_not_worse");
+    EXPECT_EQ(energy.kind, Criterion::Kind::ResourceNotWorse);
+    EXPECT_EQ(energy.resource, Criterion::Resource::EnergyPerToken);
+    EXPECT_DOUBLE_EQ(energy.tolerance, 0.05);
+    EXPECT_TRUE(energy.optional);
+
     QStringList notWorse;
     for (const Criterion& c : p.criteria) {
         EXPECT_FALSE(c.title.isEmpty());
         EXPECT_FALSE(c.rationale.isEmpty()) << c.id.toStdString();
         EXPECT_TRUE(c.test.isEmpty());
+        EXPECT_EQ(c.optional, isResourceCriterion(c)) << c.id.toStdString();
         if (c.kind == Criterion::Kind::MetricNotWorse)
             notWorse << metricId(c.metric);
         if (c.kind == Criterion::Kind::GateNotWorse)
@@ -199,10 +216,10 @@ TEST(DecisionProfileParse, ErrorsNameFilePathAndFix)
             "profile.json: criteria[1].metric: unknown metric \"ttft_visble_ms\"; did you mean "
             "\"ttft_visible_ms\"?"},
         {withCriterion({{"gate", "coherent"}, {"metric", "e2e_ms"}, {"max", 1}}),
-            "profile.json: criteria[1]: a criterion takes exactly one of \"gate\", \"metric\", found gate "
-            "and metric; split it into two criteria"},
+            "profile.json: criteria[1]: a criterion takes exactly one of \"gate\", \"metric\", \"resource\", "
+            "found gate and metric; split it into two criteria"},
         {withCriterion({{"max", 1}}),
-            "profile.json: criteria[1]: a criterion needs one of \"gate\", \"metric\""},
+            "profile.json: criteria[1]: a criterion needs one of \"gate\", \"metric\", \"resource\""},
         {withCriterion({{"gate", "coherent"}, {"max", 1}}),
             "profile.json: criteria[1].max: applies to a \"metric\" criterion; a gate takes "
             "\"max_failures\", \"min_pass_rate\" or \"not_worse_than_baseline\""},

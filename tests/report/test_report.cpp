@@ -4,6 +4,7 @@
 #include "model/decide/Report.h"
 #include "model/evaluate/Evaluation.h"
 #include "tests/stats/StatsTestSupport.h"
+#include "tests/stats/TelemetryTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -124,6 +125,58 @@ struct Fixture {
         throw std::logic_error("no pooled row");
     }
 };
+
+ResourceFigure fig(double value, const QString& source, int samples = 10)
+{
+    return {value, source, samples};
+}
+
+/// What a DCGM exporter told about both servers, as Evaluation::resources holds it. The baseline's
+/// URL and a note carry markup: metric names and URLs are text, never interpreted.
+ResourceReport scriptedResources()
+{
+    ResourceReport rep;
+    rep.collected = true;
+    const QString dcgm = QStringLiteral("http://10.0.0.5:9400/metrics");
+    for (int e = 0; e < 2; ++e) {
+        EndpointResources r;
+        r.endpoint = e;
+        r.label = e == 0 ? QStringLiteral("q4km") : QStringLiteral("nvfp4");
+        const QString url = e == 0 ? QStringLiteral("http://h:9400/metrics?x=<b>&y=*z*") : dcgm;
+        r.sources = {url};
+        r.memoryKind = QStringLiteral("gpu");
+        const QString fb = QStringLiteral("DCGM_FI_DEV_FB_USED @ ") + url;
+        const double base = e == 0 ? 6.6e9 : 108e9;
+        r.memoryIdle = fig(base - 1e9, fb, 4);
+        r.memoryPeak = fig(base + 0.5e9, fb, 42);
+        r.memoryServingMedian = fig(base, fb, 38);
+        r.memoryTotal = fig(128e9, QStringLiteral("DCGM_FI_DEV_FB_TOTAL @ ") + url, 42);
+        r.byConcurrency
+            = {{1, fig(base - 0.2e9, fb), fig(base, fb)}, {5, fig(base + 0.3e9, fb), fig(base + 0.5e9, fb)}};
+        r.gpuUtilizationMedian = fig(e == 0 ? 0.41 : 0.87, QStringLiteral("DCGM_FI_DEV_GPU_UTIL @ ") + url);
+        r.powerMedian = fig(e == 0 ? 95 : 212.4, QStringLiteral("DCGM_FI_DEV_POWER_USAGE @ ") + url);
+        r.energyPerToken
+            = fig(e == 0 ? 0.8 : 0.842, QStringLiteral("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION @ ") + url);
+        r.serverGeneratedTokens = e == 0 ? 360 : 420;
+        r.clientGeneratedTokens = 360;
+        r.serverPromptTokens = 2400;
+        r.clientPromptTokens = 2400;
+        r.serverGeneratedPerSecond = 38.5;
+        r.clientGeneratedPerSecond = 38.1;
+        if (e == 1) {
+            r.serverLatency.push_back({MetricRole::ServerTtft, 71.0, 65.0, 120.0, 12, 90.0,
+                QStringLiteral("vllm:time_to_first_token_seconds @ http://10.0.0.5:8000/metrics")});
+            for (int i = 0; i < 3; ++i)
+                r.ttftBreakdown.push_back({1, QStringLiteral("greeting"), 1, i + 1, 90.0 + i, 2.0, 40.0 + i,
+                    11.0, 37.0, QStringLiteral("vllm:request_prefill_time_seconds Δ between scrapes")});
+        }
+        r.notes = {e == 0 ? QStringLiteral("exporter <i>down</i> from 12.3 s to 15.0 s (gap)") : QString()};
+        r.notes.removeAll(QString());
+        r.failedScrapes = e == 0 ? 9 : 0;
+        rep.endpoints.push_back(std::move(r));
+    }
+    return rep;
+}
 
 /// The Markdown outside fenced code blocks (where nothing is quoted verbatim).
 QString outsideFences(const QString& markdown)
@@ -344,4 +397,178 @@ TEST(Report, MarkRanges)
         markRanges(t, {{6, 8}, {8, 12}}), QStringLiteral("Hello «**md**» and ## x")); // touching: one span
     EXPECT_EQ(markRanges(t, {{-5, 2}, {19, 99}}), QStringLiteral("«He»llo **md** and ##« x»"));
     EXPECT_EQ(markRanges(t, {{4, 4}}), t);
+}
+
+// ---- issue #11: the Resources section and the drop-in checklist ------------------------------
+
+TEST(ReportResources, TablesCarryEveryFigureAndItsSource)
+{
+    Fixture f;
+    f.ev.resources = scriptedResources();
+    const QString md = reportMarkdown(f.input);
+    // After the results tables, before the charts.
+    const auto at = md.indexOf(QStringLiteral("## Resources"));
+    ASSERT_GT(at, md.indexOf(QStringLiteral("## Results"))) << qPrintable(md);
+    EXPECT_LT(at, md.indexOf(QStringLiteral("## Charts")));
+    // The seeds' idle / 1 / N table.
+    EXPECT_TRUE(md.contains(
+        QStringLiteral("| Endpoint | Memory | Idle | 1 request | 5 concurrent | Peak | Total "
+                       "|\n|---|---|---:|---:|---:|---:|---:|\n"
+                       "| q4km | GPU (framebuffer) | 5.60 GB | 6.40 GB | 6.90 GB | 7.10 GB | 128 GB |\n"
+                       "| nvfp4 | GPU (framebuffer) | 107 GB | 108 GB | 108 GB | 109 GB | 128 GB |")))
+        << qPrintable(md.mid(at, 3000));
+    EXPECT_TRUE(md.contains(QStringLiteral("| nvfp4 | 87 % | 212 W | 0.842 J/token |")))
+        << qPrintable(md.mid(at, 3000));
+    // Server vs client tokens, with the cross-check.
+    EXPECT_TRUE(md.contains(QStringLiteral("| q4km | 360 | 360 | 2400 | 2400 |")));
+    EXPECT_TRUE(md.contains(QStringLiteral("**✓ agree**")));
+    EXPECT_TRUE(md.contains(QStringLiteral("server counted +60 (another client on the server")));
+    // The server's histogram beside the client's, and the TTFT breakdown (medians).
+    EXPECT_TRUE(
+        md.contains(QStringLiteral("| nvfp4 | Server TTFT | 71.0 ms | 65.0 ms | 120 ms | 12 | 90.0 ms |")))
+        << qPrintable(md.mid(at, 4000));
+    EXPECT_TRUE(md.contains(
+        QStringLiteral("| nvfp4 | greeting | 3 | 91.0 ms | 37.0 ms | 2.0 ms | 41.0 ms | 11.0 ms |")))
+        << qPrintable(md.mid(md.indexOf(QStringLiteral("### Where the time")), 3000));
+    // Sources in small print, escaped: names and URLs are text.
+    EXPECT_TRUE(md.contains(
+        QStringLiteral("DCGM\\_FI\\_DEV\\_FB\\_USED @ http\\://10.0.0.5:9400/metrics (42 samples)")))
+        << qPrintable(md.mid(at, 6000));
+    EXPECT_TRUE(md.contains(QStringLiteral("http\\://h:9400/metrics?x=\\<b\\>\\&y=\\*z\\*")));
+    EXPECT_TRUE(md.contains(QStringLiteral("9 scrapes failed (gaps in the series)")));
+    EXPECT_FALSE(md.contains(QStringLiteral("<b>&y")));
+
+    const QString html = reportHtml(f.input);
+    EXPECT_TRUE(html.contains(QStringLiteral("<h2>Resources</h2>")));
+    EXPECT_TRUE(html.contains(QStringLiteral("metrics?x=&lt;b&gt;&amp;y=*z*")));
+    EXPECT_TRUE(html.contains(QStringLiteral("exporter &lt;i&gt;down&lt;/i&gt; from 12.3 s")));
+    EXPECT_FALSE(html.contains(QStringLiteral("<i>down</i>")));
+    const QString rich = reportHtml(f.input, HtmlFlavor::RichText);
+    EXPECT_TRUE(rich.contains(QStringLiteral("0.842\u00A0J/\u2060token")));
+}
+
+TEST(ReportResources, NotMeasuredWithoutTelemetrySaysHowToCollect)
+{
+    Fixture f;
+    ASSERT_FALSE(f.ev.resources.collected);
+    f.run.telemetry.notes = {QStringLiteral("scraping off (--no-server-metrics)")};
+    const QString md = reportMarkdown(f.input);
+    const auto at = md.indexOf(QStringLiteral("## Resources"));
+    ASSERT_GE(at, 0);
+    const QString section = md.mid(at, md.indexOf(QStringLiteral("## Charts")) - at);
+    EXPECT_TRUE(section.contains(QStringLiteral(
+        "**Not measured:** this run collected no server telemetry (scraping off (--no-server-metrics))")))
+        << qPrintable(section);
+    for (const char* hint : {"llama-server needs --metrics", "metrics=URL",
+             "metrics=http\\://HOST:9400/metrics", "metrics=http\\://HOST:9100/metrics", "DGX Spark"})
+        EXPECT_TRUE(section.contains(QString::fromUtf8(hint))) << hint << '\n' << qPrintable(section);
+    EXPECT_FALSE(section.contains(QStringLiteral("| Endpoint |")));
+    const QString html = reportHtml(f.input);
+    EXPECT_TRUE(html.contains(QStringLiteral("<b>Not measured: </b>this run collected no server telemetry")));
+}
+
+TEST(ReportChecklist, EveryItemWithTheNumbersThatDecideIt)
+{
+    Fixture f;
+    f.ev.resources = scriptedResources();
+    Criterion budget;
+    budget.id = QStringLiteral("memory_budget");
+    budget.title = QStringLiteral("Peak memory within 110 GB");
+    budget.kind = Criterion::Kind::ResourceMax;
+    budget.resource = Criterion::Resource::PeakMemory;
+    budget.threshold = 110e9;
+    budget.unit = QStringLiteral("GB");
+    f.input.recommendations[0].criteria.push_back({budget, CriterionResult::Outcome::Pass,
+        QStringLiteral("109 GB (42 samples)"), QStringLiteral("≤ 110 GB"), {}});
+    const QString md = reportMarkdown(f.input);
+    const auto at = md.indexOf(QStringLiteral("## Drop-in replacement checklist"));
+    ASSERT_GE(at, 0) << qPrintable(md);
+    EXPECT_LT(at, md.indexOf(QStringLiteral("## Verdict")));
+    const QString section = md.mid(at, md.indexOf(QStringLiteral("## Verdict")) - at);
+    EXPECT_TRUE(
+        section.contains(QStringLiteral("| OpenAI-compatible API (same endpoint format) | **✓ yes** | 12 "
+                                        "of 12 measured requests answered with a parsed "
+                                        "OpenAI stream |")))
+        << qPrintable(section);
+    // No tool test and no thinking-leak gate in this run: not measured, never a pass.
+    EXPECT_TRUE(section.contains(
+        QStringLiteral("| Tool calls work | *not measured* | no answer judged for tool\\_call")));
+    EXPECT_TRUE(section.contains(QStringLiteral("| Reasoning / thinking controllable | *not measured* |")));
+    EXPECT_TRUE(
+        section.contains(QStringLiteral("| Memory fits the budget | **✓ yes** | Peak memory within 110 "
+                                        "GB: 109 GB (42 samples) (required ≤ 110 GB) |")))
+        << qPrintable(section);
+    // No latency or quality criterion in this profile: the paired comparison decides.
+    EXPECT_TRUE(section.contains(
+        QStringLiteral("| Latency equal or better | **✓ yes** | ttft\\_visible\\_ms: 90.0 ms vs 300 ms")))
+        << qPrintable(section);
+    EXPECT_TRUE(section.contains(
+        QStringLiteral("| Quality equivalent | **✗ no** | No markdown: difference -100 % (baseline better)")))
+        << qPrintable(section);
+    EXPECT_TRUE(
+        section.contains(QStringLiteral("| Deployment (the start script launches the new server) | *check by "
+                                        "hand* | llama-server → vllm: a different runtime")));
+
+    // Without telemetry and without a budget criterion: memory is not measured.
+    Fixture bare;
+    const QString plain = reportMarkdown(bare.input);
+    EXPECT_TRUE(plain.contains(
+        QStringLiteral("| Memory fits the budget | *not measured* | no memory figure: give the endpoint "
+                       "metrics=URL of a DCGM exporter")))
+        << qPrintable(plain);
+    // A budget in the profile that was not measured says so, and how to measure it.
+    Criterion budget2 = budget;
+    budget2.optional = true;
+    bare.input.recommendations[0].criteria.push_back({budget2, CriterionResult::Outcome::NotMeasured,
+        QStringLiteral("not measured on nvfp4"), QStringLiteral("≤ 110 GB"), {}});
+    const QString unmeasured = reportMarkdown(bare.input);
+    EXPECT_TRUE(
+        unmeasured.contains(QStringLiteral("| Memory fits the budget | *not measured* | Peak memory within "
+                                           "110 GB: not measured on nvfp4 (required ≤ 110 GB); "
+                                           "give the endpoint metrics=URL")))
+        << qPrintable(unmeasured);
+    EXPECT_TRUE(unmeasured.contains(
+        QStringLiteral("| Peak memory within 110 GB | ≤ 110 GB | not measured on nvfp4 | *not measured* |")))
+        << qPrintable(unmeasured);
+    const QString html = reportHtml(bare.input);
+    EXPECT_TRUE(html.contains(QStringLiteral("<h2>Drop-in replacement checklist</h2>")));
+    EXPECT_TRUE(html.contains(QStringLiteral("<i>not measured</i>")));
+}
+
+TEST(ReportResources, EndToEndFromTelemetry)
+{
+    // A node exporter on each server: 60 GiB idle, 62 GiB while a request is in flight. The
+    // evaluation derives the figures; the report shows them with the exporter as their source.
+    RunResult run = makeTwoArmRun();
+    double t = 1000;
+    for (RunRecord& r : run.records) {
+        r.startOffsetMs = t;
+        r.request.timing.t0Ns = 1'000'000'000;
+        r.request.timing.endNs = r.request.timing.t0Ns + 400'000'000;
+        t += 500;
+    }
+    TelemetryBuilder b(run.telemetry);
+    using Phase = TelemetrySample::Phase;
+    for (int e = 0; e < 2; ++e) {
+        const int node = b.source(e, QStringLiteral("http://spark-%1:9100/metrics").arg(e));
+        b.sample(node, 0, Phase::IdleBefore, hostMemory(60 * GiB, 128 * GiB));
+        for (double at = 1100; at < t; at += 250)
+            b.sample(node, at, Phase::Run, hostMemory(62 * GiB, 128 * GiB));
+        b.sample(node, t + 500, Phase::IdleAfter, hostMemory(60 * GiB, 128 * GiB));
+    }
+    const Evaluation ev = evaluate(run, 0);
+    ASSERT_TRUE(ev.resources.collected);
+    ReportInput in;
+    in.result = &run;
+    in.evaluation = &ev;
+    in.profile = makeProfile();
+    in.recommendations = {makeRecommendation(in.profile)};
+    const QString md = reportMarkdown(in);
+    EXPECT_TRUE(md.contains(QStringLiteral("| q4km | host (unified) | 64.4 GB |"))) << qPrintable(md);
+    EXPECT_TRUE(md.contains(QStringLiteral("| 66.6 GB | 137 GB |"))) << qPrintable(md);
+    EXPECT_TRUE(md.contains(QStringLiteral("http\\://spark-1:9100/metrics")));
+    QStringList charts;
+    for (const ReportChart& c : reportCharts(run, ev))
+        charts << c.name;
+    EXPECT_TRUE(charts.contains(QStringLiteral("server")));
 }

@@ -40,6 +40,9 @@ Judged judge(const Arm& arm, const Criterion& c)
         return judgeMetricNotWorse(arm, c);
     case Criterion::Kind::GateNotWorse:
         return judgeGateNotWorse(arm, c);
+    case Criterion::Kind::ResourceMax:
+    case Criterion::Kind::ResourceNotWorse:
+        return judgeResource(arm, c);
     }
     return {};
 }

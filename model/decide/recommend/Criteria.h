@@ -25,5 +25,7 @@ Judged judgeGateThreshold(const Arm& arm, const Criterion& c); ///< gate_max_fai
 Judged judgeMetricThreshold(const Arm& arm, const Criterion& c); ///< metric_max, metric_min
 Judged judgeMetricNotWorse(const Arm& arm, const Criterion& c); ///< paired, against the baseline
 Judged judgeGateNotWorse(const Arm& arm, const Criterion& c); ///< paired, against the baseline
+/// resource_max, resource_not_worse: an optional one without its figure is NotMeasured.
+Judged judgeResource(const Arm& arm, const Criterion& c);
 
 } // namespace qs::criteria

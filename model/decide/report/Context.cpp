@@ -69,6 +69,8 @@ Inline outcomeCell(CriterionResult::Outcome o)
         return {Style::Good, u"PASS"_s};
     case CriterionResult::Outcome::Fail:
         return {Style::Bad, u"FAIL"_s};
+    case CriterionResult::Outcome::NotMeasured:
+        return {Style::Italic, u"not measured"_s};
     case CriterionResult::Outcome::Inconclusive:
         break;
     }

@@ -19,7 +19,7 @@ QString decisionTitle(const Recommendation& r); ///< "Switch to NVFP4", "Keep Q4
 Style decisionStyle(Recommendation::Decision d);
 /// "Recommendation: KEEP BASELINE — Keep Q4_K_M: NVFP4 fails 3 of 7 criteria (…)"
 Line decisionLine(const Recommendation& r);
-Inline outcomeCell(CriterionResult::Outcome o); ///< PASS, FAIL, INCONCLUSIVE, coloured
+Inline outcomeCell(CriterionResult::Outcome o); ///< PASS, FAIL, INCONCLUSIVE coloured; "not measured"
 /// Quantization as the endpoint states it, else as the model's name shows it.
 QString quantizationOf(const RunEndpoint& e);
 QString probeString(const RunEndpoint& e, const char* key); ///< a string the server's probe reported
@@ -82,6 +82,9 @@ struct Context {
                 return &c;
         return nullptr;
     }
+
+    /// What `endpoint`'s server spent (Evaluation::resources), or null when nothing was measured.
+    const EndpointResources* resources(int endpoint) const { return findResources(ev.resources, endpoint); }
 
     /// passed/judged of `gate` over every test (all turns) of `endpoint`.
     std::pair<int, int> gateTotal(int endpoint, const QString& gate) const

@@ -73,7 +73,7 @@ QString htmlLines(const QString& text)
 Line unbreakable(Line cell)
 {
     for (Inline& i : cell)
-        i.text.replace(u' ', QChar(0x00A0)).replace(u"–"_s, u"–\u2060"_s);
+        i.text.replace(u' ', QChar(0x00A0)).replace(u"–"_s, u"–\u2060"_s).replace(u"/"_s, u"/\u2060"_s);
     // The document is laid out at screen resolution and printed at the printer's, whose font
     // metrics are slightly wider: leave slack so a column sized to its numbers still holds them.
     if (!cell.empty())

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/decide/report/ReportText.h"
-#include "model/gates/QualityGates.h"
 #include "model/decide/report/Sections.h"
+#include "model/gates/QualityGates.h"
 
 #include <algorithm>
 

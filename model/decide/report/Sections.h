@@ -13,8 +13,14 @@ void endpointsSection(Doc& d, const Context& cx); ///< the endpoints compared
 void warningsSection(Doc& d, const Context& cx); ///< every methodology warning
 void methodologySection(Doc& d, const Context& cx);
 void resultsSection(Doc& d, const Context& cx); ///< the comparison tables
+/// What each server spent: memory idle / 1 / N, power, energy per token, the server's own counts
+/// and histograms beside the client's, the TTFT breakdown, every figure's source; "not measured"
+/// and how to collect it when the run has no telemetry.
+void resourcesSection(Doc& d, const Context& cx);
 void chartsSection(Doc& d, const Context& cx);
 void samplesSection(Doc& d, const Context& cx); ///< sample responses side by side
+/// The seeds' drop-in replacement checklist per candidate: ✓ / ✗ / not measured, with the numbers.
+void checklistSection(Doc& d, const Context& cx);
 void verdictSection(Doc& d, const Context& cx); ///< per criterion, and what would change it
 void appendixSection(Doc& d, const Context& cx); ///< server properties, request settings
 

@@ -2,6 +2,8 @@
 #include "model/decide/report/ReportText.h"
 #include "model/decide/report/Sections.h"
 
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace qs::report {
@@ -41,7 +43,9 @@ void verdictSection(Doc& d, const Context& cx)
         if (!t.rows.empty())
             d.push_back(std::move(t));
         if (!why.empty()) {
-            heading(d, 4, u"Criteria not met"_s);
+            const bool unmeasured = std::any_of(r.criteria.begin(), r.criteria.end(),
+                [](const CriterionResult& c) { return c.outcome == CriterionResult::Outcome::NotMeasured; });
+            heading(d, 4, unmeasured ? u"Criteria not met or not measured"_s : u"Criteria not met"_s);
             bullets(d, why);
         }
         if (!r.caveats.isEmpty()) {
