@@ -34,8 +34,10 @@ public:
     QString append(const RunRecord& record);
     /// Appends one scrape of telemetry source `sourceIndex`: the sample, plus whatever `source`'s
     /// tables (series, families, notes) gained since that source's previous line, so recovery
-    /// rebuilds them; the first line of a source also describes it (endpoint, url, kind).
-    /// Thread-safe: the telemetry thread calls it while the runner appends records.
+    /// rebuilds them; the first line of a source also describes it (endpoint, url, kind, format,
+    /// process start), and so does any line where that description changed. The line's `s` is
+    /// `sourceIndex` (sample.source is not read). Thread-safe: the telemetry thread calls it while
+    /// the runner appends records.
     /// Returns an error message or "".
     QString appendTelemetry(int sourceIndex, const TelemetrySource& source, const TelemetrySample& sample);
     /// Closes the file; `remove` deletes it (after the results file was saved).
