@@ -410,7 +410,11 @@ EndpointResources computeEndpoint(const RunResult& result, int e)
         dropCounterFigures(out);
     out.foreignLoad = foreignLoad(view);
     for (const SourceSamples& s : view.sources) {
-        out.notes << gapNotes(s, out.failedScrapes);
+        // The recorder notes when a source goes down and comes back; a file without those notes
+        // still gets the gaps from its samples, but one gap is never told twice.
+        const QStringList gaps = gapNotes(s, out.failedScrapes);
+        if (s.source->notes.isEmpty())
+            out.notes << gaps;
         for (const QString& note : s.source->notes)
             out.notes << s.source->url + QStringLiteral(": ") + note;
     }

@@ -10,23 +10,28 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <gtest/gtest.h>
 
 using namespace qs;
 using namespace qs::test;
 
 namespace {
-// The journal's header and record lines; telemetry lines ({"telemetry": …}) are not counted.
+// The journal's complete header and record lines; telemetry lines ({"telemetry": …}) are not counted.
 qsizetype journalLines(const QString& path)
 {
     QFile journal(path);
     if (!journal.open(QIODevice::ReadOnly))
         return -1;
-    qsizetype lines = 0;
-    for (const QByteArray& line : journal.readAll().split('\n'))
-        if (!line.isEmpty() && !line.startsWith("{\"telemetry\""))
-            ++lines;
-    return lines;
+    QList<QByteArray> lines = journal.readAll().split('\n');
+    lines.removeLast(); // after the last line end
+    if (lines.isEmpty())
+        return 0;
+    // The header (first line) carries a "telemetry" member of its own: the period and notes.
+    return 1 + std::count_if(lines.begin() + 1, lines.end(), [](const QByteArray& line) {
+        const auto j = nlohmann::json::parse(line.toStdString(), nullptr, false);
+        return !(j.is_object() && j.contains("telemetry"));
+    });
 }
 
 // The reply names how many messages the request had, so a test can see which reply went where.
@@ -225,7 +230,9 @@ TEST(Runner, ScrapesAnExporterAroundAndDuringTheRunAndGoesOnWithoutMetricsTheSer
 {
     // The emulated llama-server serves no /metrics (as without --metrics): the probe says which
     // flag turns it on, and the run scrapes only the exporter.
-    Served llama(echoServer(emu::Dialect::LlamaServer, 20, 200));
+    emu::ServerConfig withoutMetrics = echoServer(emu::Dialect::LlamaServer, 20, 200);
+    withoutMetrics.metricsEnabled = false;
+    Served llama(withoutMetrics);
     CannedServer exporter(dcgmPageReply(4096), false);
     QTemporaryDir dir;
     RunRequest request;
@@ -291,13 +298,18 @@ TEST(Runner, AnExporterKilledMidRunLeavesAGapAndANoteAndNoFailedRequest)
     for (const RunRecord& rec : o.result->records)
         EXPECT_TRUE(rec.request.ok()) << rec.request.failure.text().toStdString();
     const Telemetry& t = o.result->telemetry;
-    ASSERT_EQ(t.sources.size(), 1u);
-    EXPECT_GE(samplesOf(t, 0, TelemetrySample::Phase::Run, false), 2); // before it died
-    EXPECT_GE(samplesOf(t, 0, std::nullopt, true), 2); // the gap
-    EXPECT_EQ(samplesOf(t, 0, TelemetrySample::Phase::IdleAfter, true), 1);
-    ASSERT_FALSE(t.sources[0].notes.isEmpty());
-    EXPECT_TRUE(t.sources[0].notes.front().contains(QStringLiteral("down")))
-        << t.sources[0].notes.front().toStdString();
+    ASSERT_EQ(t.sources.size(), 2u); // vLLM's own /metrics and the exporter
+    const auto exporterSource = std::find_if(t.sources.begin(), t.sources.end(),
+        [](const TelemetrySource& s) { return s.kind == TelemetrySource::Kind::Exporter; });
+    ASSERT_NE(exporterSource, t.sources.end());
+    const int x = int(exporterSource - t.sources.begin());
+    EXPECT_GE(samplesOf(t, x, TelemetrySample::Phase::Run, false), 2); // before it died
+    EXPECT_GE(samplesOf(t, x, std::nullopt, true), 2); // the gap
+    EXPECT_EQ(samplesOf(t, x, TelemetrySample::Phase::IdleAfter, true), 1);
+    EXPECT_EQ(samplesOf(t, 1 - x, std::nullopt, true), 0) << "the runtime's page never failed";
+    ASSERT_FALSE(exporterSource->notes.isEmpty());
+    EXPECT_TRUE(exporterSource->notes.front().contains(QStringLiteral("down")))
+        << exporterSource->notes.front().toStdString();
 }
 
 TEST(Runner, NoServerMetricsScrapesNothingAndSaysSo)

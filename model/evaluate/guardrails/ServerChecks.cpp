@@ -79,8 +79,10 @@ QString compareCounts(
         return {};
     const double tolerance = std::max(0.5, quantum);
     const double diff = *server - client.sum;
-    // Requests that failed before their usage arrived were counted by the server, not by us.
-    if (diff <= tolerance && (client.missing > 0 || diff >= -tolerance))
+    // Requests without a count (no usage, or failed before it arrived) were counted by the server
+    // but not by us: then only a server count below ours is a mismatch.
+    const bool agrees = client.missing > 0 ? diff >= -tolerance : std::abs(diff) <= tolerance;
+    if (agrees)
         return {};
     QString line = QStringLiteral("%1: server %2, client %3 (%4%5)")
                        .arg(what, count(*server), count(client.sum))
