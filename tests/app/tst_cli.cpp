@@ -225,6 +225,12 @@ private slots:
             QCOMPARE(server, e.value(QStringLiteral("client_generated_tokens")).toDouble());
             QCOMPARE(e.value(QStringLiteral("failed_scrapes")).toInt(), 0);
         }
+        // The text summary prints them (its power column once read freed memory).
+        const Run text = run({QStringLiteral("summary"), out});
+        QVERIFY2(text.code == 0, qPrintable(text.err));
+        QVERIFY2(
+            text.out.contains(QStringLiteral("Server resources")) && text.out.contains(QStringLiteral(" W ")),
+            qPrintable(text.out));
 
         // --no-server-metrics: nothing scraped, every server figure null, and the file says why.
         const QString off = dir.filePath(QStringLiteral("off.json"));
