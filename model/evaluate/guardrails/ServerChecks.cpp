@@ -79,8 +79,9 @@ QString compareCounts(
         return {};
     const double tolerance = std::max(0.5, quantum);
     const double diff = *server - client.sum;
-    // Requests that failed before their usage arrived were counted by the server, not by us.
-    if (diff <= tolerance && (client.missing > 0 || diff >= -tolerance))
+    // Requests without a count (failed before their usage arrived, or a server that sends none)
+    // were counted by the server, not by us: the client's sum is then only a lower bound.
+    if (diff >= -tolerance && (client.missing > 0 || diff <= tolerance))
         return {};
     QString line = QStringLiteral("%1: server %2, client %3 (%4%5)")
                        .arg(what, count(*server), count(client.sum))
