@@ -181,6 +181,7 @@ std::optional<RunEndpoint> EndpointResolver::resolve(const EndpointSpec& spec, q
     RunEndpoint r;
     r.spec = spec.url;
     Endpoint& e = r.endpoint;
+    QStringList simulatedMetrics;
     if (spec.url.startsWith(QStringLiteral("sim:"))) {
         const QString profile = spec.url.mid(4);
         auto config = emu::simulatedProfile(profile, seed);
@@ -197,7 +198,19 @@ std::optional<RunEndpoint> EndpointResolver::resolve(const EndpointSpec& spec, q
             return std::nullopt;
         }
         e.baseUrl = thread->baseUrl();
+        const emu::EmulatorServer* server = thread->server();
         m_simulators.push_back(std::move(thread));
+        for (const emu::ExporterKind kind : {emu::ExporterKind::Dcgm, emu::ExporterKind::Node}) {
+            auto exporter = std::make_unique<emu::ExporterThread>();
+            if (!exporter->start(
+                    emu::ExporterConfig::simulated(kind, profile, [server] { return server->load(); }))) {
+                error = QStringLiteral("could not open a loopback port for %1's simulated exporter")
+                            .arg(spec.url);
+                return std::nullopt;
+            }
+            simulatedMetrics << exporter->metricsUrl().toString();
+            m_exporters.push_back(std::move(exporter));
+        }
         r.simulated = true;
         e.label = spec.name.isEmpty() ? profile : spec.name;
         // Simulated numbers must never pass for real ones.
@@ -224,6 +237,9 @@ std::optional<RunEndpoint> EndpointResolver::resolve(const EndpointSpec& spec, q
     if (spec.body.is_object())
         e.extraBody = spec.body;
     e.metricsUrls << spec.metrics;
+    for (const QString& url : simulatedMetrics)
+        if (!e.metricsUrls.contains(url))
+            e.metricsUrls << url;
     if (e.label.isEmpty())
         e.label = e.displayName();
     return r;

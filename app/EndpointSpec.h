@@ -3,6 +3,7 @@
 
 #include "model/core/RunRecord.h"
 #include "tests/support/Emulator.h"
+#include "tests/support/ExporterServer.h"
 
 #include <QString>
 #include <memory>
@@ -31,9 +32,10 @@ std::optional<EndpointSpec> parseEndpointSpec(const QString& text, QString& erro
 /// `metrics` a list of URLs, or one URL).
 std::optional<std::vector<EndpointSpec>> readEndpointsFile(const QString& path, QString& error);
 
-/// Turns specs into run endpoints, starting an in-process emulator for each `sim:` URL (and a
-/// simulated node exporter and DCGM exporter beside it, listed in its metrics URLs). Keeps
-/// those emulators alive for its own lifetime.
+/// Turns specs into run endpoints, starting an in-process emulator for each `sim:` URL, and beside
+/// it a simulated DCGM exporter (power and energy, no framebuffer, as on a GB10) and node exporter
+/// (unified memory) whose values follow the emulator's load, listed after the spec's own metrics
+/// URLs. Keeps them all alive for its own lifetime.
 class EndpointResolver {
 public:
     EndpointResolver();
@@ -45,6 +47,8 @@ public:
 
 private:
     std::vector<std::unique_ptr<emu::EmulatorThread>> m_simulators;
+    /// Declared after m_simulators so that they stop first: they read their emulator's load.
+    std::vector<std::unique_ptr<emu::ExporterThread>> m_exporters;
 };
 
 } // namespace qs::app

@@ -9,14 +9,18 @@ RunEndpoint resolveEntryOffline(const EndpointEntry& entry)
     r.endpoint = entry.endpoint;
     r.spec = entry.spec();
     r.simulated = entry.simulated();
+    if (r.simulated)
+        r.endpoint.metricsUrls.removeIf(
+            [](const QString& url) { return QUrl(url).host() == QStringLiteral("127.0.0.1"); });
     return r;
 }
 
 std::optional<RunEndpoint> resolveEntry(
     const EndpointEntry& entry, quint64 seed, EndpointResolver& resolver, QString& error)
 {
+    RunEndpoint offline = resolveEntryOffline(entry);
     if (!entry.simulated())
-        return resolveEntryOffline(entry);
+        return offline;
     EndpointSpec spec;
     spec.name = entry.endpoint.label;
     spec.url = entry.spec();
@@ -25,6 +29,7 @@ std::optional<RunEndpoint> resolveEntry(
     if (entry.endpoint.runtime != Runtime::Unknown)
         spec.runtime = runtimeName(entry.endpoint.runtime);
     spec.keyEnv = entry.endpoint.apiKeyEnv;
+    spec.metrics = offline.endpoint.metricsUrls;
     if (!entry.endpoint.extraBody.empty())
         spec.body = entry.endpoint.extraBody;
     std::optional<RunEndpoint> r = resolver.resolve(spec, seed, error);

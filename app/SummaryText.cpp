@@ -129,7 +129,9 @@ void printResources(QTextStream& out, const ResourceReport& report, int width)
                    .arg(figureText(e.memoryIdle.value, bytesText), 10)
                    .arg(figureText(e.memoryPeak.value, bytesText), 10)
                    .arg(figureText(e.powerMedian.value,
-                            [](double w) { return QString::number(w, 'f', 0) + QStringLiteral(" W"); }),
+                            [](double w) -> QString {
+                                return QString::number(w, 'f', 0) + QStringLiteral(" W");
+                            }),
                        7)
                    .arg(figureText(
                             e.energyPerToken.value, [](double j) { return QString::number(j, 'f', 2); }),

@@ -182,6 +182,86 @@ private slots:
         QVERIFY(e.value(QStringLiteral("client_prompt_tokens")).toDouble() > 0);
     }
 
+    void simulatedEndpointsReportResourcesAndNoServerMetricsNullsThem()
+    {
+        // Each sim: endpoint comes with a simulated DCGM exporter (power, energy) and node
+        // exporter (unified memory) that follow its load; its /metrics counts its tokens.
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("sim.json"));
+        const QStringList common = {QStringLiteral("run"), QStringLiteral("--suite"),
+            QStringLiteral("quick-smoke"), QStringLiteral("--endpoint"),
+            QStringLiteral("name=Q,url=sim:q4km-like"), QStringLiteral("--endpoint"),
+            QStringLiteral("name=F,url=sim:nvfp4-like"), QStringLiteral("--runs"), QStringLiteral("1"),
+            QStringLiteral("--warmup"), QStringLiteral("1")};
+        Run r = run(common
+                + QStringList {QStringLiteral("--scrape-ms"), QStringLiteral("100"), QStringLiteral("--out"),
+                    out},
+            120000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto resourcesOf = [this](const QString& file) {
+            const Run s = run({QStringLiteral("summary"), file, QStringLiteral("--json")});
+            return std::make_pair(s.code,
+                QJsonDocument::fromJson(s.out.toUtf8())
+                    .object()
+                    .value(QStringLiteral("resources"))
+                    .toArray());
+        };
+        auto [code, resources] = resourcesOf(out);
+        QCOMPARE(code, 0);
+        QCOMPARE(resources.size(), 2);
+        for (const auto& entry : resources) {
+            const QJsonObject e = entry.toObject();
+            const QByteArray dump = QJsonDocument(e).toJson();
+            QCOMPARE(e.value(QStringLiteral("sources")).toArray().size(), 3); // /metrics, DCGM, node
+            QCOMPARE(e.value(QStringLiteral("memory_kind")).toString(), QStringLiteral("host"));
+            for (const char* key :
+                {"memory_idle_bytes", "memory_peak_bytes", "power_median_w", "energy_per_token_j"})
+                QVERIFY2(e.value(QLatin1String(key)).toDouble() > 0,
+                    QByteArray(QByteArray(key) + ": " + dump).constData());
+            QVERIFY2(e.value(QStringLiteral("memory_peak_bytes")).toDouble()
+                    >= e.value(QStringLiteral("memory_idle_bytes")).toDouble(),
+                dump.constData());
+            const double server = e.value(QStringLiteral("server_generated_tokens")).toDouble(-1);
+            QVERIFY2(server > 0, dump.constData());
+            QCOMPARE(server, e.value(QStringLiteral("client_generated_tokens")).toDouble());
+            QCOMPARE(e.value(QStringLiteral("failed_scrapes")).toInt(), 0);
+        }
+        // The text summary prints them (its power column once read freed memory).
+        const Run text = run({QStringLiteral("summary"), out});
+        QVERIFY2(text.code == 0, qPrintable(text.err));
+        QVERIFY2(
+            text.out.contains(QStringLiteral("Server resources")) && text.out.contains(QStringLiteral(" W ")),
+            qPrintable(text.out));
+
+        // --no-server-metrics: nothing scraped, every server figure null, and the file says why.
+        const QString off = dir.filePath(QStringLiteral("off.json"));
+        r = run(common + QStringList {QStringLiteral("--no-server-metrics"), QStringLiteral("--out"), off},
+            120000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        std::tie(code, resources) = resourcesOf(off);
+        QCOMPARE(code, 0);
+        QCOMPARE(resources.size(), 2);
+        for (const auto& entry : resources) {
+            const QJsonObject e = entry.toObject();
+            const QByteArray dump = QJsonDocument(e).toJson();
+            QVERIFY2(e.value(QStringLiteral("sources")).toArray().isEmpty(), dump.constData());
+            for (const char* key : {"memory_idle_bytes", "memory_peak_bytes", "power_median_w",
+                     "energy_per_token_j", "server_generated_tokens", "server_prompt_tokens"})
+                QVERIFY2(e.value(QLatin1String(key)).isNull(),
+                    QByteArray(QByteArray(key) + ": " + dump).constData());
+            QVERIFY(e.value(QStringLiteral("client_generated_tokens")).toDouble() > 0);
+        }
+        QFile file(off);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject telemetry
+            = QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("telemetry")).toObject();
+        QVERIFY2(telemetry.value(QStringLiteral("notes"))
+                     .toArray()
+                     .contains(QJsonValue(QStringLiteral("scraping off (--no-server-metrics)"))),
+            QJsonDocument(telemetry).toJson().constData());
+        QVERIFY(telemetry.value(QStringLiteral("sources")).toArray().isEmpty());
+    }
+
     void runThenSummary()
     {
         QTemporaryDir dir;
@@ -247,27 +327,26 @@ private slots:
                 QStringLiteral("url=sim:q4km-like"), QStringLiteral("--out"), out,
                 QStringLiteral("--quiet")});
         QVERIFY(p.waitForStarted());
-        const auto journalLines = [&] {
+        // Whole lines after the header that hold a record (server metrics sources and samples,
+        // journalled beside them, start with {"source": and {"telemetry":).
+        const auto journalRecords = [&] {
             QFile j(journal);
             if (!j.open(QIODevice::ReadOnly))
                 return 0;
-            // Complete lines of the header and records; telemetry lines are not requests.
             QList<QByteArray> lines = j.readAll().split('\n');
-            lines.removeLast(); // after the last line end: empty, or a line the kill cut off
-            if (lines.isEmpty())
-                return 0;
-            // The header (first line) carries a "telemetry" member of its own (period, notes).
-            return 1 + int(std::count_if(lines.begin() + 1, lines.end(), [](const QByteArray& line) {
-                return !QJsonDocument::fromJson(line).object().contains(QStringLiteral("telemetry"));
-            }));
+            lines.removeLast(); // after the last newline: empty, or a line cut short
+            return int(std::count_if(
+                lines.begin() + std::min<qsizetype>(1, lines.size()), lines.end(), [](const QByteArray& l) {
+                    return !l.startsWith("{\"telemetry\":") && !l.startsWith("{\"source\":");
+                }));
         };
-        QTRY_VERIFY_WITH_TIMEOUT(journalLines() >= 6, 60000); // header + 5 finished requests
+        QTRY_VERIFY_WITH_TIMEOUT(journalRecords() >= 5, 60000);
         QVERIFY(p.state() == QProcess::Running);
         ::kill(pid_t(p.processId()), SIGKILL);
         QVERIFY(p.waitForFinished(10000));
         QCOMPARE(p.exitStatus(), QProcess::CrashExit);
         QVERIFY(!QFile::exists(out));
-        const int finished = journalLines() - 1;
+        const int finished = journalRecords();
         QVERIFY(finished >= 5 && finished < 40);
 
         // A second run into the same file refuses to overwrite the evidence.
@@ -401,10 +480,12 @@ private slots:
                 .value(QStringLiteral("metrics"))
                 .toArray();
         };
-        QCOMPARE(metricsOf(0).size(), 2);
+        // The user's URLs first, then the simulated DCGM and node exporters of the sim: endpoint.
+        QCOMPARE(metricsOf(0).size(), 4);
         QCOMPARE(metricsOf(0)[0].toString(), QStringLiteral("http://%1/metrics").arg(dead)); // normalised
         QCOMPARE(metricsOf(0)[1].toString(), QStringLiteral("http://%1/custom").arg(dead));
-        QCOMPARE(metricsOf(1).size(), 1);
+        QCOMPARE(metricsOf(1).size(), 3);
+        QCOMPARE(metricsOf(1)[0].toString(), QStringLiteral("http://%1/metrics").arg(dead));
         const QJsonObject telemetry = file.value(QStringLiteral("telemetry")).toObject();
         QCOMPARE(telemetry.value(QStringLiteral("period_ms")).toInt(), 100);
         const QJsonArray sources = telemetry.value(QStringLiteral("sources")).toArray();

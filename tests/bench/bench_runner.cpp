@@ -14,6 +14,7 @@
 #include "model/core/Clock.h"
 #include "model/run/RunController.h"
 #include "tests/support/Emulator.h"
+#include "tests/support/ExporterServer.h"
 
 #include <QCoreApplication>
 #include <QTemporaryDir>
@@ -59,8 +60,16 @@ int main(int argc, char** argv)
     emu::ServerConfig config;
     config.dialect = emu::Dialect::Vllm;
     config.script = emu::simpleScript(tokens, ttftMs, tps);
+    config.metricsEnabled = true; // vLLM's real /metrics page, moving with the load
     emu::EmulatorThread emulator;
     if (!emulator.start(config))
+        return 1;
+    // A DCGM exporter beside it (GB10-like, power following the emulator's load), as on a Spark.
+    emu::ExporterThread dcgm;
+    const emu::EmulatorServer* server = emulator.server();
+    if (scrapeMs > 0
+        && !dcgm.start(emu::ExporterConfig::simulated(
+            emu::ExporterKind::Dcgm, QStringLiteral("nvfp4-like"), [server] { return server->load(); })))
         return 1;
 
     RunRequest request;
@@ -77,6 +86,8 @@ int main(int argc, char** argv)
     e.endpoint.label = QStringLiteral("emulator");
     e.endpoint.baseUrl = emulator.baseUrl();
     e.spec = e.endpoint.baseUrl.toString();
+    if (scrapeMs > 0)
+        e.endpoint.metricsUrls = {dcgm.metricsUrl().toString()};
     request.endpoints = {e};
     request.settings.concurrency = concurrency;
     request.probe = false;
@@ -111,6 +122,12 @@ int main(int argc, char** argv)
             ttft.push_back(*r.request.metrics.ttftAnyMs);
     }
     std::sort(ttft.begin(), ttft.end());
+    int failedScrapes = 0;
+    qint64 scrapedValues = 0; // values parsed and kept: proof the pages were really read
+    for (const TelemetrySample& sample : result.telemetry.samples) {
+        failedScrapes += sample.ok() ? 0 : 1;
+        scrapedValues += qint64(sample.values.size());
+    }
     QTextStream out(stdout);
     out << QStringLiteral("bench_runner: %1 requests, %2 in flight, %3 tokens each at %4 tok/s, TTFT %5 ms%6")
                 .arg(requests)
@@ -119,10 +136,13 @@ int main(int argc, char** argv)
                 .arg(tps)
                 .arg(ttftMs)
                 .arg(journal ? QStringLiteral(", journal on") : QString())
-            + (scrapeMs > 0 ? QStringLiteral(", scraping every %1 ms: %2 samples from %3 sources\n")
+            + (scrapeMs > 0 ? QStringLiteral(", scraping every %1 ms: %2 samples from %3 sources (%4 failed, "
+                                             "%5 values kept)\n")
                                   .arg(scrapeMs)
                                   .arg(result.telemetry.samples.size())
                                   .arg(result.telemetry.sources.size())
+                                  .arg(failedScrapes)
+                                  .arg(scrapedValues)
                             : QStringLiteral(", scraping off\n"));
     out << QStringLiteral("  records %1, failed %2, wall %3 s\n")
                .arg(result.records.size())

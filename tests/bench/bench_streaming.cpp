@@ -11,8 +11,8 @@
 //   CPU/token    = client-thread CPU time (CLOCK_THREAD_CPUTIME_ID) / tokens streamed
 //
 // With --scrape-ms N, a TelemetryRecorder on its own thread (as in a run) scrapes the emulator's
-// /metrics and a DCGM exporter every N ms while the client streams: compare the stamp error with
-// and without it (scraping must not change what the requests measure).
+// /metrics (in the dialect's format) and a simulated DCGM exporter every N ms while the client streams:
+// compare the stamp error with and without it (scraping must not change what the requests measure).
 //
 // Usage: bench_streaming [--requests N] [--tokens N] [--ttft-ms X] [--tps X]
 //                        [--dialect llama-server|vllm|sglang] [--scrape-ms N] [--json]
@@ -21,6 +21,7 @@
 #include "model/run/TelemetryRecorder.h"
 #include "model/wire/StreamingClient.h"
 #include "tests/support/Emulator.h"
+#include "tests/support/ExporterServer.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -115,9 +116,20 @@ int main(int argc, char** argv)
     emu::ServerConfig config;
     config.dialect = dialect;
     config.script = emu::simpleScript(tokens, ttftMs, tps);
+    config.metricsEnabled = true; // the dialect's real /metrics page, moving with the load
     emu::EmulatorThread emulator;
     if (!emulator.start(config)) {
         QTextStream(stderr) << "emulator failed to listen\n";
+        return 1;
+    }
+    // A DCGM exporter beside it (GB10-like, power following the emulator's load): a second page
+    // parsed on every tick, as on a real Spark.
+    emu::ExporterThread dcgm;
+    const emu::EmulatorServer* server = emulator.server();
+    if (scrapeMs > 0
+        && !dcgm.start(emu::ExporterConfig::simulated(
+            emu::ExporterKind::Dcgm, QStringLiteral("q4km-like"), [server] { return server->load(); }))) {
+        QTextStream(stderr) << "exporter failed to listen\n";
         return 1;
     }
     Endpoint endpoint;
@@ -139,9 +151,11 @@ int main(int argc, char** argv)
     telemetryThread.start();
     Telemetry telemetry;
     if (scrapeMs > 0) {
-        std::vector<TelemetryTarget> targets(1);
+        std::vector<TelemetryTarget> targets(2);
         targets[0].url = endpoint.url(QStringLiteral("/metrics"));
         targets[0].kind = TelemetrySource::Kind::Runtime;
+        targets[1].url = dcgm.metricsUrl();
+        targets[1].kind = TelemetrySource::Kind::Exporter;
         QMetaObject::invokeMethod(
             recorder, [&] { recorder->start(targets, scrapeMs, monotonicNs(), nullptr); },
             Qt::BlockingQueuedConnection);
@@ -161,9 +175,11 @@ int main(int argc, char** argv)
     telemetryThread.quit();
     telemetryThread.wait();
     int scrapes = 0, scrapeErrors = 0;
+    qint64 scrapedValues = 0; // values parsed and kept: proof the pages were really read
     for (const TelemetrySample& t : telemetry.samples) {
         ++scrapes;
         scrapeErrors += t.ok() ? 0 : 1;
+        scrapedValues += qint64(t.values.size());
     }
 
     const auto served = emulator.server()->servedRequests();
@@ -202,7 +218,7 @@ int main(int argc, char** argv)
             "{\"dialect\":\"%1\",\"requests\":%2,\"tokens_per_request\":%3,\"ttft_ms\":%4,\"tps\":%5,"
             "\"failures\":%6,\"mismatched\":%7,\"stamp_err_mean_ms\":%8,\"stamp_err_p99_ms\":%9,"
             "\"ttft_err_mean_ms\":%10,\"ttft_err_p99_ms\":%11,\"cpu_us_per_token\":%12,\"scrape_ms\":%13,"
-            "\"scrapes\":%14,\"scrape_errors\":%15}\n")
+            "\"scrapes\":%14,\"scrape_errors\":%15,\"scrape_sources\":%16,\"scraped_values\":%17}\n")
                    .arg(dialectName)
                    .arg(requests)
                    .arg(tokens)
@@ -217,7 +233,9 @@ int main(int argc, char** argv)
                    .arg(cpuPerTokenUs, 0, 'f', 2)
                    .arg(scrapeMs)
                    .arg(scrapes)
-                   .arg(scrapeErrors);
+                   .arg(scrapeErrors)
+                   .arg(telemetry.sources.size())
+                   .arg(scrapedValues);
         return failures || mismatched ? 1 : 0;
     }
     out << QStringLiteral(
@@ -231,11 +249,13 @@ int main(int argc, char** argv)
                .arg(failures)
                .arg(mismatched)
                .arg(wallMs / 1000.0, 0, 'f', 1);
-    out << (scrapeMs > 0 ? QStringLiteral("  scraping on: every %1 ms, %2 scrapes (%3 failed) in the "
-                                          "recorder's thread\n")
+    out << (scrapeMs > 0 ? QStringLiteral("  scraping on: every %1 ms, %2 scrapes of %3 pages (%4 failed, %5 "
+                                          "values kept) in the recorder's thread\n")
                                .arg(scrapeMs)
                                .arg(scrapes)
+                               .arg(telemetry.sources.size())
                                .arg(scrapeErrors)
+                               .arg(scrapedValues)
                          : QStringLiteral("  scraping off\n"));
     out << line("stamp error, every token (ms)", stamp, "ms");
     out << line("ttft_any error vs emulator (ms)", ttft, "ms");
