@@ -55,7 +55,9 @@ struct TtftBreakdown {
     double clientTtftMs = 0; ///< ttft_any as the client measured it
     std::optional<double> queueMs; ///< the server's queue time (vLLM/SGLang histogram Δ, one request)
     std::optional<double> prefillMs; ///< llama-server timings.prompt_ms, or the histogram Δ
-    std::optional<double> firstDecodeMs; ///< one decode step (llama-server predicted_per_token_ms)
+    /// One decode step (llama-server predicted_per_token_ms), for scale beside the prefill. Not
+    /// part of the TTFT: the first token is sampled from the prefill's logits.
+    std::optional<double> firstDecodeMs;
     std::optional<double> networkAndQueueMs; ///< client TTFT − the server's parts (≥ 0)
     QString source; ///< "timings.prompt_ms (llama-server)", "vllm:… Δ between scrapes", …
 };

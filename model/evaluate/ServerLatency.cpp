@@ -166,8 +166,9 @@ void computeTtftBreakdown(const EndpointView& view, EndpointResources& out)
         b->turn = r->turn;
         b->iteration = r->iteration;
         b->clientTtftMs = *r->request.metrics.ttftAnyMs;
-        const double server
-            = b->queueMs.value_or(0) + b->prefillMs.value_or(0) + b->firstDecodeMs.value_or(0);
+        // The first token is sampled from the prefill's own logits (llama.cpp, and vLLM's prefill
+        // step emits it): a decode step is not part of the TTFT, so it is shown, not subtracted.
+        const double server = b->queueMs.value_or(0) + b->prefillMs.value_or(0);
         b->networkAndQueueMs = std::max(0.0, b->clientTtftMs - server);
         out.ttftBreakdown.push_back(std::move(*b));
     }

@@ -237,6 +237,8 @@ MetricsPage llamaPage(const MetricsSnapshot& m)
         w.counter(name, help, {{{}, value}});
     };
     counter("llamacpp:prompt_tokens", "Number of prompt tokens processed.", m.promptTokensAtPrefill);
+    // 2026 builds split cache hits out of prompt_tokens; the emulator has no prompt cache.
+    counter("llamacpp:prompt_tokens_cached", "Number of prompt tokens reused from the cache.", 0);
     counter("llamacpp:prompt_seconds", "Prompt process time", m.promptSeconds);
     counter("llamacpp:tokens_predicted", "Number of generation tokens processed.", m.generatedAtEnd);
     counter("llamacpp:tokens_predicted_seconds", "Predict process time", m.predictedSeconds);

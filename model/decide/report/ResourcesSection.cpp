@@ -194,7 +194,7 @@ void ttftBreakdownTable(Doc& d, const Context& cx)
 {
     Block t = table({line(u"Endpoint"_s), line(u"Test"_s), line(u"Requests"_s), line(u"Client TTFT"_s),
                         line(u"Network + queueing"_s), line(u"Server queue"_s), line(u"Prefill"_s),
-                        line(u"First decode step"_s)},
+                        line(u"One decode step (not in TTFT)"_s)},
         {false, false, true, true, true, true, true, true});
     QStringList sources;
     for (const EndpointResources& e : cx.ev.resources.endpoints) {
