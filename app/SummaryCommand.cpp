@@ -66,6 +66,10 @@ int runSummary(const QStringList& args)
         j["scaling"] = toJson(scaling);
         j["warnings"] = toJson(warnings);
         j["resources"] = toJson(ev.resources);
+        // Run-wide notes on the scraping itself, e.g. "scraping off (--no-server-metrics)".
+        j["telemetry_notes"] = nlohmann::json::array();
+        for (const QString& note : result.telemetry.notes)
+            j["telemetry_notes"].push_back(note.toStdString());
         out << QString::fromStdString(j.dump(2)) << '\n';
         return 0;
     }

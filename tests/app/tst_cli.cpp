@@ -260,6 +260,15 @@ private slots:
                      .contains(QJsonValue(QStringLiteral("scraping off (--no-server-metrics)"))),
             QJsonDocument(telemetry).toJson().constData());
         QVERIFY(telemetry.value(QStringLiteral("sources")).toArray().isEmpty());
+        // …and summary --json tells it too.
+        const Run summary = run({QStringLiteral("summary"), off, QStringLiteral("--json")});
+        QCOMPARE(summary.code, 0);
+        QVERIFY2(QJsonDocument::fromJson(summary.out.toUtf8())
+                     .object()
+                     .value(QStringLiteral("telemetry_notes"))
+                     .toArray()
+                     .contains(QJsonValue(QStringLiteral("scraping off (--no-server-metrics)"))),
+            qPrintable(summary.out.left(400)));
     }
 
     void runThenSummary()
