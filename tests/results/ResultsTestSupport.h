@@ -27,6 +27,24 @@ namespace qs::test {
 
 using json = nlohmann::json;
 
+/// Runs `load` and expects a ResultFileError of `kind` whose message contains every `needle`.
+/// Returns the message.
+template <typename F>
+std::string expectError(F&& load, ResultFileError::Kind kind, std::initializer_list<const char*> needles)
+{
+    try {
+        load();
+    } catch (const ResultFileError& e) {
+        EXPECT_EQ(int(e.kind()), int(kind)) << e.what();
+        for (const char* n : needles)
+            EXPECT_NE(std::string(e.what()).find(n), std::string::npos)
+                << "missing \"" << n << "\" in: " << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "no ResultFileError was thrown";
+    return {};
+}
+
 /// Builds one request's record the way StreamingClient does: stamps, SSE events, assembly, metrics.
 class StreamBuilder {
 public:

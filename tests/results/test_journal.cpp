@@ -39,17 +39,7 @@ QString writeJournal(const QTemporaryDir& dir, const RunResult& r, int n)
 
 std::string expectRecoverError(const QString& path, Kind kind, std::initializer_list<const char*> needles)
 {
-    try {
-        recoverJournal(path);
-    } catch (const ResultFileError& e) {
-        EXPECT_EQ(int(e.kind()), int(kind)) << e.what();
-        for (const char* n : needles)
-            EXPECT_NE(std::string(e.what()).find(n), std::string::npos)
-                << "missing \"" << n << "\" in: " << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "recoverJournal did not throw";
-    return {};
+    return expectError([&] { recoverJournal(path); }, kind, needles);
 }
 
 } // namespace

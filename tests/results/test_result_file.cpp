@@ -19,22 +19,6 @@ using Kind = ResultFileError::Kind;
 
 namespace {
 
-/// Loads and expects a ResultFileError of `kind` whose message contains every `needle`.
-template <typename F> std::string expectError(F&& load, Kind kind, std::initializer_list<const char*> needles)
-{
-    try {
-        load();
-    } catch (const ResultFileError& e) {
-        EXPECT_EQ(int(e.kind()), int(kind)) << e.what();
-        for (const char* n : needles)
-            EXPECT_NE(std::string(e.what()).find(n), std::string::npos)
-                << "missing \"" << n << "\" in: " << e.what();
-        return e.what();
-    }
-    ADD_FAILURE() << "no ResultFileError was thrown";
-    return {};
-}
-
 std::string expectParseError(const QByteArray& bytes, Kind kind, std::initializer_list<const char*> needles)
 {
     return expectError([&] { parseResults(bytes, QStringLiteral("run.json")); }, kind, needles);

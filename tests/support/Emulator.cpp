@@ -101,51 +101,26 @@ void EmulatorServer::clearServedRequests()
 
 EmulatorThread::EmulatorThread() = default;
 
-EmulatorThread::~EmulatorThread()
-{
-    if (!m_thread)
-        return;
-    m_thread->quit(); // ends the QEventLoop below; the server is destroyed in its own thread
-    m_thread->wait();
-    m_server = nullptr;
-}
+EmulatorThread::~EmulatorThread() = default;
 
 bool EmulatorThread::start(ServerConfig config, quint16 port)
 {
-    if (m_thread)
-        return false;
-    std::promise<EmulatorServer*> ready;
-    std::future<EmulatorServer*> listening = ready.get_future();
-    // The server is created, run and destroyed inside the thread: its sockets and timers
-    // never cross threads.
-    m_thread.reset(QThread::create([config = std::move(config), port, &ready]() mutable {
+    return m_run.start(QStringLiteral("qs-emulator"), [config = std::move(config), port]() mutable {
         auto server = std::make_unique<EmulatorServer>(std::move(config));
-        if (!server->listen(QHostAddress::LocalHost, port)) {
-            ready.set_value(nullptr);
-            return;
-        }
-        ready.set_value(server.get());
-        QEventLoop loop;
-        loop.exec(); // returns at once if quit() came first
-    }));
-    m_thread->setObjectName(QStringLiteral("qs-emulator"));
-    m_thread->start();
-    m_server = listening.get();
-    if (!m_server) {
-        m_thread->wait();
-        m_thread.reset();
-    }
-    return m_server != nullptr;
+        if (!server->listen(QHostAddress::LocalHost, port))
+            return std::unique_ptr<EmulatorServer>();
+        return server;
+    });
 }
 
 EmulatorServer* EmulatorThread::server() const
 {
-    return m_server;
+    return m_run.server();
 }
 
 QUrl EmulatorThread::baseUrl() const
 {
-    return m_server ? m_server->baseUrl() : QUrl();
+    return m_run.server() ? m_run.server()->baseUrl() : QUrl();
 }
 
 Script simpleScript(int contentTokens, double ttftMs, double tokensPerSecond)

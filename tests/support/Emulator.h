@@ -6,6 +6,8 @@
 // era (see ../shared/reference/server-stream-formats.md), with scripted timing, output and
 // faults. Used by the tests, the benchmark target, and the app's simulated endpoints.
 
+#include "tests/support/ServerThread.h"
+
 #include <QHostAddress>
 #include <QJsonObject>
 #include <QObject>
@@ -18,7 +20,6 @@
 #include <vector>
 
 class QTcpServer;
-class QThread;
 
 namespace qs::emu {
 
@@ -179,8 +180,7 @@ public:
     QUrl baseUrl() const;
 
 private:
-    std::unique_ptr<QThread> m_thread;
-    EmulatorServer* m_server = nullptr;
+    ServerThread<EmulatorServer> m_run;
 };
 
 /// Convenience: a ready-made script of `n` short content tokens ("w0 ", "w1 ", …).

@@ -431,64 +431,41 @@ int ExporterServer::scrapes() const
 
 ExporterThread::ExporterThread() = default;
 
-ExporterThread::~ExporterThread()
-{
-    if (!m_thread)
-        return;
-    m_thread->quit();
-    m_thread->wait();
-    m_server = nullptr;
-}
+ExporterThread::~ExporterThread() = default;
 
 bool ExporterThread::start(ExporterConfig config, quint16 port)
 {
-    if (m_thread)
-        return false;
-    std::promise<ExporterServer*> ready;
-    std::future<ExporterServer*> listening = ready.get_future();
-    m_thread.reset(QThread::create([config = std::move(config), port, &ready]() mutable {
+    return m_run.start(QStringLiteral("qs-exporter"), [config = std::move(config), port]() mutable {
         const bool down = config.fault == ExporterFault::Down;
         if (down)
             config.fault = ExporterFault::None;
         auto server = std::make_unique<ExporterServer>(std::move(config));
-        if (!server->listen(QHostAddress::LocalHost, port)) {
-            ready.set_value(nullptr);
-            return;
-        }
+        if (!server->listen(QHostAddress::LocalHost, port))
+            return std::unique_ptr<ExporterServer>();
         if (down) // started down: the port is known, nothing answers on it
             server->setFault(ExporterFault::Down);
-        ready.set_value(server.get());
-        QEventLoop loop;
-        loop.exec();
-    }));
-    m_thread->setObjectName(QStringLiteral("qs-exporter"));
-    m_thread->start();
-    m_server = listening.get();
-    if (!m_server) {
-        m_thread->wait();
-        m_thread.reset();
-    }
-    return m_server != nullptr;
+        return server;
+    });
 }
 
 ExporterServer* ExporterThread::server() const
 {
-    return m_server;
+    return m_run.server();
 }
 
 QUrl ExporterThread::baseUrl() const
 {
-    return m_server ? m_server->baseUrl() : QUrl();
+    return server() ? server()->baseUrl() : QUrl();
 }
 
 QUrl ExporterThread::metricsUrl() const
 {
-    return m_server ? m_server->metricsUrl() : QUrl();
+    return server() ? server()->metricsUrl() : QUrl();
 }
 
 bool ExporterThread::setFault(ExporterFault fault)
 {
-    return m_server && m_server->setFault(fault);
+    return server() && server()->setFault(fault);
 }
 
 } // namespace qs::emu

@@ -8,6 +8,7 @@
 // server-metrics-and-logprobs.md §1.6–1.8; docs/emulator.md, "Exporters".
 
 #include "tests/support/Emulator.h"
+#include "tests/support/ServerThread.h"
 
 #include <QHostAddress>
 #include <QObject>
@@ -126,8 +127,7 @@ public:
     bool setFault(ExporterFault fault); ///< see ExporterServer::setFault
 
 private:
-    std::unique_ptr<QThread> m_thread;
-    ExporterServer* m_server = nullptr;
+    ServerThread<ExporterServer> m_run;
 };
 
 } // namespace qs::emu
