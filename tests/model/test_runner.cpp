@@ -2,9 +2,9 @@
 // The runner end to end: real threads (RunController's runner thread, emulator threads), real
 // sockets, a real journal on disk.
 #include "ClientTestSupport.h"
+#include "RunTestSupport.h"
 #include "SuiteFixtures.h"
 #include "model/core/Clock.h"
-#include "model/run/RunController.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -59,45 +59,6 @@ RunEndpoint runEndpoint(const Served& served, const QString& label)
     return e;
 }
 
-struct Outcome {
-    std::vector<RunRecord> records;
-    std::optional<RunResult> result;
-    QString failed;
-    QStringList warnings;
-    RunProgress lastProgress;
-    int liveDeltas = 0;
-};
-
-Outcome run(RunRequest request, const std::function<void(RunController&, const Outcome&)>& onRecord = {})
-{
-    RunController controller;
-    Outcome o;
-    bool done = false;
-    QObject::connect(&controller, &RunController::recordFinished, [&](const RunRecord& r) {
-        o.records.push_back(r);
-        if (onRecord)
-            onRecord(controller, o);
-    });
-    QObject::connect(
-        &controller, &RunController::progress, [&](const RunProgress& p) { o.lastProgress = p; });
-    QObject::connect(&controller, &RunController::liveDeltas,
-        [&](const QList<LiveDelta>& d) { o.liveDeltas += int(d.size()); });
-    QObject::connect(&controller, &RunController::warning, [&](const QString& w) { o.warnings << w; });
-    QObject::connect(&controller, &RunController::finished, [&](const RunResult& r, const RunStats&) {
-        o.result = r;
-        done = true;
-    });
-    QObject::connect(&controller, &RunController::failed, [&](const QString& m) {
-        o.failed = m;
-        done = true;
-    });
-    controller.start(std::move(request));
-    const qint64 until = monotonicNs() + qint64(60e9);
-    while (!done && monotonicNs() < until)
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-    EXPECT_TRUE(done) << "the run did not end within 60 s";
-    return o;
-}
 } // namespace
 
 TEST(Runner, RunsThePlanJournalsEveryRecordAndGrowsConversations)

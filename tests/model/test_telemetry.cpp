@@ -3,11 +3,11 @@
 // DCGM and node exporters that follow its load: the server's generated-token counter moves by
 // exactly the completion tokens the records carry, and none of the server guardrails fires.
 #include "ClientTestSupport.h"
+#include "RunTestSupport.h"
 #include "SuiteFixtures.h"
 #include "model/core/Clock.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/Resources.h"
-#include "model/run/RunController.h"
 #include "tests/support/ExporterServer.h"
 
 #include <QCoreApplication>
@@ -17,26 +17,6 @@ using namespace qs;
 using namespace qs::test;
 
 namespace {
-
-std::optional<RunResult> runToEnd(RunRequest request, QString& failed)
-{
-    RunController controller;
-    std::optional<RunResult> result;
-    bool done = false;
-    QObject::connect(&controller, &RunController::finished, [&](const RunResult& r, const RunStats&) {
-        result = r;
-        done = true;
-    });
-    QObject::connect(&controller, &RunController::failed, [&](const QString& m) {
-        failed = m;
-        done = true;
-    });
-    controller.start(std::move(request));
-    const qint64 until = monotonicNs() + qint64(90e9);
-    while (!done && monotonicNs() < until)
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
-    return result;
-}
 
 class CleanRun : public ::testing::TestWithParam<emu::Dialect> { };
 
@@ -69,9 +49,9 @@ TEST_P(CleanRun, ServerCountsTheTokensTheRecordsCarryAndNoServerGuardrailFires)
     request.endpoints = {e};
     request.settings.scrapeMs = 50;
     request.settings.concurrency = 2;
-    QString failed;
-    const std::optional<RunResult> result = runToEnd(request, failed);
-    ASSERT_TRUE(result) << failed.toStdString();
+    const Outcome outcome = run(request);
+    ASSERT_TRUE(outcome.result) << outcome.failed.toStdString();
+    const std::optional<RunResult>& result = outcome.result;
 
     double completion = 0;
     for (const RunRecord& r : result->records) {
