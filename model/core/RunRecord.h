@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/core/Endpoint.h"
+#include "model/core/Judging.h"
 #include "model/core/RequestRecord.h"
 #include "model/core/Telemetry.h"
 
@@ -69,6 +70,7 @@ struct RunResult {
     std::vector<RunEndpoint> endpoints;
     std::vector<RunRecord> records;
     Telemetry telemetry; ///< what the servers spent (empty when not scraped)
+    Judging judging; ///< what an LLM judge said of the answers (empty when none judged)
     bool complete = false; ///< false for a cancelled run or one recovered from a journal
     QString note; ///< e.g. "recovered from run.json.journal; 3 requests were in flight"
 };
