@@ -4,6 +4,7 @@
 #include "model/core/RunRecord.h"
 #include "model/evaluate/GateFailures.h"
 #include "model/evaluate/Guardrails.h"
+#include "model/evaluate/JudgedQuality.h"
 #include "model/evaluate/PairedComparison.h"
 #include "model/evaluate/Resources.h"
 #include "model/evaluate/ResultSummary.h"
@@ -30,6 +31,7 @@ struct Evaluation {
     std::vector<Guardrail> guardrails; ///< methodology warnings, critical first
     GateFailures gateFailures; ///< why gates failed, per endpoint × test × gate
     ResourceReport resources; ///< what each server spent (memory, power, energy, its own counters)
+    JudgedQuality judged; ///< what an LLM judge said (RunResult::judging), when one judged
     QStringList notes; ///< e.g. "quality gates judged now from the suite stored in the file"
 };
 
