@@ -14,6 +14,7 @@ int runEmulate(const QStringList& args);
 int runDemo(const QStringList& args);
 int runRun(const QStringList& args);
 int runSummary(const QStringList& args);
+int runJudge(const QStringList& args);
 int runRecover(const QStringList& args);
 // These create their own QApplication (Qt Charts needs one), so they take argc/argv.
 int runGui(int argc, char** argv, const QStringList& args);

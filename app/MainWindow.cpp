@@ -5,6 +5,7 @@
 #include "app/EndpointProber.h"
 #include "app/EvaluationScheduler.h"
 #include "app/FileSession.h"
+#include "app/JudgeSession.h"
 #include "app/RecentFiles.h"
 #include "app/ReportDialog.h"
 #include "app/RunSession.h"
@@ -55,6 +56,7 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
     m_recent = new RecentFiles(m_recentMenu, m_persistent, this);
     wireRun();
     wireFiles();
+    wireJudging();
 
     std::vector<std::pair<QString, QString>> profiles;
     for (const QString& name : emu::simulatedProfileNames())
@@ -439,6 +441,12 @@ void MainWindow::startRun()
 {
     if (running())
         return;
+    if (m_judge->running()) {
+        // A judge may be one of the endpoints, or share their machine: it would be measured too.
+        statusBar()->showMessage(QStringLiteral(
+            "Stop judging first (Stop judging, bottom right): a judge at work disturbs the measurements"));
+        return;
+    }
     const std::shared_ptr<const RunResult> live
         = m_run->start(m_endpoints->entries(), m_runPanel->settings());
     if (!live)
@@ -491,10 +499,12 @@ void MainWindow::updateActions()
 {
     const bool isRunning = running();
     const bool hasData = data().result && !data().isEmpty();
-    m_runAction->setEnabled(!isRunning);
+    const bool judging = m_judge && m_judge->running();
+    m_runAction->setEnabled(!isRunning && !judging);
     m_stopAction->setEnabled(isRunning);
     m_saveAction->setEnabled(hasData && !isRunning);
     m_saveAsAction->setEnabled(hasData && !isRunning);
+    m_judgeAction->setEnabled(hasData && !isRunning && m_reviewed && !judging);
     // The verdict needs the paired intervals; on a big file they come seconds after the medians.
     const bool comparisonReady = data().evaluation && data().evaluation->hasComparison;
     m_reportAction->setEnabled(hasData && !isRunning && comparisonReady);

@@ -14,6 +14,8 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QMenu;
+class QProgressBar;
+class QPushButton;
 class QTabWidget;
 
 namespace qs {
@@ -30,6 +32,7 @@ namespace qs::app {
 class EndpointProber;
 class EvaluationScheduler;
 class FileSession;
+class JudgeSession;
 class RecentFiles;
 class RunSession;
 class ViewFeeder;
@@ -96,6 +99,8 @@ private:
     // Wiring the sessions to the views
     void wireRun();
     void wireFiles();
+    void wireJudging(); ///< MainWindowJudging.cpp
+    void judgeAnswers(); ///< the Judge dialog, then JudgeSession on the results shown
     void updateActions();
     void updateStatus();
     void scheduleLiveRefresh();
@@ -133,6 +138,7 @@ private:
     QAction* m_saveAsAction = nullptr;
     QAction* m_reportAction = nullptr;
     QAction* m_screenshotAction = nullptr;
+    QAction* m_judgeAction = nullptr;
     QAction* m_lightAction = nullptr;
     QAction* m_darkAction = nullptr;
     QMenu* m_recentMenu = nullptr;
@@ -144,6 +150,11 @@ private:
     EvaluationScheduler* m_evaluator = nullptr;
     ViewFeeder* m_feeder = nullptr;
     RecentFiles* m_recent = nullptr;
+    JudgeSession* m_judge = nullptr;
+    QProgressBar* m_judgeProgress = nullptr;
+    QPushButton* m_judgeStop = nullptr;
+    std::shared_ptr<const RunResult> m_judgedShown; ///< what judging last put on screen
+    QString m_judgedFile; ///< the file being judged (its verdicts are saved there)
 
     // State
     Theme m_theme = Theme::Light;

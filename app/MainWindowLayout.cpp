@@ -137,6 +137,12 @@ void MainWindow::buildActions()
         st->standardIcon(QStyle::SP_MediaStop), QStringLiteral("&Stop"), this, &MainWindow::stopRun);
     m_stopAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
     m_stopAction->setToolTip(QStringLiteral("Stop the run; every finished request is kept (Ctrl+.)"));
+    run->addSeparator();
+    m_judgeAction = run->addAction(QStringLiteral("&Judge the answers…"), this, &MainWindow::judgeAnswers);
+    m_judgeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_J));
+    m_judgeAction->setToolTip(QStringLiteral(
+        "Grade the answers shown with an LLM judge (a rubric, and/or blind pairwise against the baseline); "
+        "the verdicts are saved into the results file (Ctrl+J)"));
 
     QMenu* view = menuBar()->addMenu(QStringLiteral("&View"));
     auto* themes = new QActionGroup(this);

@@ -2,6 +2,8 @@
 #include "app/CommandLine.h"
 #include "app/Commands.h"
 #include "app/EndpointSpec.h"
+#include "app/JudgeSteps.h"
+#include "app/Terminal.h"
 #include "model/core/Suite.h"
 #include "model/run/RunController.h"
 #include "model/run/RunPlan.h"
@@ -13,32 +15,10 @@
 #include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
-#include <atomic>
-#include <csignal>
-#include <unistd.h>
 
 namespace qs::app {
 
 namespace {
-std::atomic<int> g_interrupts {0};
-
-extern "C" void onInterrupt(int)
-{
-    // A second Ctrl+C falls through to the default action (terminate at once).
-    if (g_interrupts.fetch_add(1) >= 1)
-        std::signal(SIGINT, SIG_DFL);
-}
-
-QString duration(double ms)
-{
-    const qint64 s = qint64(ms / 1000.0 + 0.5);
-    if (s >= 3600)
-        return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
-    if (s >= 60)
-        return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1s").arg(s);
-}
-
 bool intOption(const QCommandLineParser& p, const char* name, int min, int max, int& target, QString& error)
 {
     const QString n = QString::fromLatin1(name);
@@ -72,7 +52,10 @@ int runRun(const QStringList& args)
         "Server metrics: during the run, each endpoint's own /metrics (when it answers: llama-server "
         "needs --metrics, SGLang --enable-metrics) and every metrics= URL (a DCGM exporter on :9400, a "
         "node exporter on :9100…) are scraped every --scrape-ms, with an idle baseline before the first "
-        "request and after the last; they are saved with the results."));
+        "request and after the last; they are saved with the results.\n\n"
+        "Judging: with --judge SPEC, once the last request has finished (so the judge never competes with "
+        "a measured request), the answers are graded (--rubric) and/or compared with a baseline "
+        "(--pairwise), as `quantscope judge` does, and the verdicts are saved in the same file."));
     p.addHelpOption();
     const auto opt = [&](const char* name, const char* help, const char* value) {
         p.addOption({QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value)});
@@ -95,6 +78,7 @@ int runRun(const QStringList& args)
     p.addOption({QStringLiteral("no-server-metrics"),
         QStringLiteral("Do not scrape /metrics or the endpoints' metrics URLs during the run.")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress output.")});
+    addJudgeOptions(p);
     if (const int rc = parseSubcommand(p, "run", args); rc >= 0)
         return rc;
     const auto usage = [&](const QString& message) {
@@ -122,6 +106,9 @@ int runRun(const QStringList& args)
         || !intOption(p, "seed", 0, 2147483647, seed, error)
         || !intOption(p, "timeout-ms", 1, 86400000, settings.requestTimeoutMs, error)
         || !intOption(p, "scrape-ms", 50, 60000, settings.scrapeMs, error))
+        return usage(error);
+    auto judgeOptions = judgeOptionsFrom(p, error);
+    if (!judgeOptions && !error.isEmpty())
         return usage(error);
     settings.serverMetrics = !p.isSet(QStringLiteral("no-server-metrics"));
     if (!settings.serverMetrics && p.isSet(QStringLiteral("scrape-ms")))
@@ -186,7 +173,7 @@ int runRun(const QStringList& args)
 
     const RunPlan plan = makePlan(request.suite, int(request.endpoints.size()), settings);
     const bool quiet = p.isSet(QStringLiteral("quiet"));
-    const bool tty = isatty(STDERR_FILENO) == 1;
+    const bool tty = stderrIsTty();
     if (!quiet)
         err << QStringLiteral(
             "Running suite \"%1\" (%2 tests) on %3 endpoint(s), %4 order: %5 requests planned\n")
@@ -199,6 +186,7 @@ int runRun(const QStringList& args)
 
     RunController controller;
     int exitCode = 0;
+    std::optional<RunResult> saved; // for --judge, once the run is safely on disk
     RunProgress last;
     QObject::connect(&controller, &RunController::warning, [&](const QString& w) {
         if (tty)
@@ -210,17 +198,14 @@ int runRun(const QStringList& args)
         last = pr;
         if (quiet || !tty)
             return;
-        const int width = 30;
-        const int filled = pr.total ? int(double(pr.done) / pr.total * width) : 0;
-        err << "\r\033[K[" << QString(filled, u'#') << QString(width - filled, u'.') << "] " << pr.done << '/'
-            << pr.total;
+        err << "\r\033[K" << progressBar(pr.done, pr.total);
         if (pr.failed)
             err << " (" << pr.failed << " failed)";
         if (!pr.test.isEmpty())
             err << "  " << pr.endpointLabel << " · " << pr.test << " · turn " << pr.turn << " · "
                 << (pr.warmup ? QStringLiteral("warm-up ") : QStringLiteral("run ")) << pr.iteration;
         if (pr.etaMs)
-            err << "  ETA " << duration(*pr.etaMs);
+            err << "  ETA " << durationText(*pr.etaMs);
         err.flush();
     });
     QObject::connect(&controller, &RunController::recordFinished, [&](const RunRecord& r) {
@@ -258,6 +243,7 @@ int runRun(const QStringList& args)
             exitCode = 1;
         } else {
             QFile::remove(request.journalPath);
+            saved = result;
             int failed = 0;
             for (const RunRecord& r : result.records)
                 failed += r.request.ok() ? 0 : 1;
@@ -270,23 +256,23 @@ int runRun(const QStringList& args)
         QCoreApplication::exit(exitCode);
     });
 
-    g_interrupts = 0;
-    std::signal(SIGINT, onInterrupt);
-    QTimer interruptPoll;
-    QObject::connect(&interruptPoll, &QTimer::timeout, [&] {
-        if (g_interrupts.load() > 0 && controller.running()) {
-            err << "\nStopping: finishing the record of every request in flight (Ctrl+C again to quit "
-                   "now)…\n";
-            err.flush();
-            controller.cancel();
-            interruptPoll.stop();
-        }
+    const InterruptWatch interrupts([&] {
+        if (!controller.running())
+            return;
+        err << "\nStopping: finishing the record of every request in flight (Ctrl+C again to quit "
+               "now)…\n";
+        err.flush();
+        controller.cancel();
     });
-    interruptPoll.start(100);
     controller.start(request); // a copy: the handlers above read request.endpoints and journalPath
     const int rc = QCoreApplication::exec();
-    std::signal(SIGINT, SIG_DFL);
-    return rc != 0 ? rc : exitCode;
+    if (rc != 0 || exitCode != 0)
+        return rc != 0 ? rc : exitCode;
+    if (judgeOptions && saved) {
+        judgeOptions->quiet = quiet;
+        return judgeAndSave(*saved, *judgeOptions, outPath, "run");
+    }
+    return 0;
 }
 
 } // namespace qs::app

@@ -66,6 +66,8 @@ int runSummary(const QStringList& args)
         j["scaling"] = toJson(scaling);
         j["warnings"] = toJson(warnings);
         j["resources"] = toJson(ev.resources);
+        // What an LLM judge said (docs/judging.md); null when the file was never judged.
+        j["judge"] = ev.judged.judged ? toJson(ev.judged, result) : nlohmann::json();
         // Run-wide notes on the scraping itself, e.g. "scraping off (--no-server-metrics)".
         j["telemetry_notes"] = nlohmann::json::array();
         for (const QString& note : result.telemetry.notes)

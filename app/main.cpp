@@ -18,6 +18,7 @@ const char* const Usage
       "  gui [FILE...]     open the dashboard; with files, review them (several side by side)\n"
       "  run               run a suite against endpoints and save every measurement\n"
       "  summary FILE      medians per endpoint and test from a results file\n"
+      "  judge FILE...     grade the answers with an LLM judge (rubric, blind pairwise) and save the verdicts\n"
       "  report FILE...    the recommendation document (Markdown, HTML or PDF) with a decision profile\n"
       "  screenshot FILE   render a view of a results file to PNG, headless (--list-views)\n"
       "  recover JOURNAL   turn an interrupted run's journal into a results file\n"
@@ -108,6 +109,8 @@ int main(int argc, char** argv)
         return qs::app::runRun(rest);
     if (command == u"summary")
         return qs::app::runSummary(rest);
+    if (command == u"judge")
+        return qs::app::runJudge(rest);
     if (command == u"recover")
         return qs::app::runRecover(rest);
     if (command == u"probe")

@@ -107,4 +107,10 @@ struct Judging {
     bool empty() const { return rubricVerdicts.empty() && pairVerdicts.empty() && !rubric; }
 };
 
+/// Puts `verdict` into `judging`, replacing the verdict on the same answer (a failed judgement
+/// retried on resume replaces its failure). Keeps the file order otherwise.
+void putVerdict(Judging& judging, RubricVerdict verdict);
+/// The same for one order of one pair (same candidate, baseline, test, turn, iteration, order).
+void putVerdict(Judging& judging, PairVerdict verdict);
+
 } // namespace qs

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// MainWindow: judging the results shown with an LLM judge (the Judge dialog, JudgeSession), and
+// the Decision tab's profiles.
+#include "app/JudgeDialog.h"
+#include "app/JudgeSession.h"
+#include "app/MainWindow.h"
+#include "app/EvaluationScheduler.h"
+#include "app/FileSession.h"
+
+#include "model/store/ResultFile.h"
+
+#include <QAction>
+#include <QFutureWatcher>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QtConcurrent>
+
+namespace qs::app {
+
+void MainWindow::wireJudging()
+{
+    m_judge = new JudgeSession(this);
+    m_judgeProgress = new QProgressBar(this);
+    m_judgeProgress->setMaximumWidth(220);
+    m_judgeProgress->setFormat(QStringLiteral("Judged %v/%m"));
+    m_judgeProgress->hide();
+    m_judgeStop = new QPushButton(QStringLiteral("Stop judging"), this);
+    m_judgeStop->hide();
+    statusBar()->addPermanentWidget(m_judgeProgress);
+    statusBar()->addPermanentWidget(m_judgeStop);
+    connect(m_judgeStop, &QPushButton::clicked, m_judge, &JudgeSession::cancel);
+
+    connect(m_judge, &JudgeSession::started, this, [this](const QString& text) {
+        statusBar()->showMessage(text);
+        m_judgeProgress->show();
+        m_judgeStop->show();
+        updateActions();
+    });
+    connect(m_judge, &JudgeSession::progress, this, [this](const JudgeProgress& p) {
+        m_judgeProgress->setRange(0, std::max(1, p.total));
+        m_judgeProgress->setValue(p.done);
+        m_judgeProgress->setToolTip(QStringLiteral("%1 judge failures; %2 verdicts kept from before")
+                                        .arg(p.failed)
+                                        .arg(p.resumed));
+    });
+    // The verdicts so far reach the views about once a second (medians only: the intervals
+    // come once judging ends).
+    connect(m_judge, &JudgeSession::updated, this, [this](std::shared_ptr<const RunResult> result) {
+        if (running() || m_reviewed != m_judgedShown)
+            return; // the user moved on to other results: judging goes on for its file
+        m_reviewed = result;
+        m_judgedShown = result;
+        m_evaluator->invalidate();
+        m_evaluator->evaluate(std::move(result), false, false);
+    });
+    connect(m_judge, &JudgeSession::failed, this, [this](const QString& message) {
+        m_judgeProgress->hide();
+        m_judgeStop->hide();
+        statusBar()->showMessage(QStringLiteral("Not judged: ") + message);
+        updateActions();
+    });
+    connect(m_judge, &JudgeSession::finished, this,
+        [this](std::shared_ptr<const RunResult> result, const QString& message) {
+            m_judgeProgress->hide();
+            m_judgeStop->hide();
+            const bool shown = !running() && m_reviewed == m_judgedShown;
+            // The verdicts belong with the measurements: written into the file they judge.
+            if (shown) {
+                m_reviewed = result;
+                m_evaluator->invalidate();
+                m_evaluator->evaluate(result, false, true);
+                if (!m_judgedFile.isEmpty()) {
+                    m_files->save(result, m_judgedFile);
+                    statusBar()->showMessage(message + QStringLiteral("; saving into ") + m_judgedFile);
+                } else {
+                    statusBar()->showMessage(message + QStringLiteral("; use File ▸ Save As to keep the verdicts"));
+                }
+            } else if (!m_judgedFile.isEmpty()) {
+                // Other results are shown now: save beside them without making this file current.
+                auto* watcher = new QFutureWatcher<QString>(this);
+                connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, message] {
+                    const QString error = watcher->result();
+                    statusBar()->showMessage(error.isEmpty()
+                            ? message + QStringLiteral("; saved into ") + m_judgedFile
+                            : QStringLiteral("The verdicts could not be saved into %1: %2").arg(m_judgedFile, error));
+                    watcher->deleteLater();
+                });
+                watcher->setFuture(QtConcurrent::run([result, path = m_judgedFile] { return saveResults(*result, path); }));
+            } else {
+                statusBar()->showMessage(message + QStringLiteral(" — other results are shown now; the verdicts "
+                                                                  "of the unsaved results were dropped"));
+            }
+            m_judgedShown.reset();
+            updateActions();
+        });
+}
+
+void MainWindow::judgeAnswers()
+{
+    if (!m_reviewed || running() || m_judge->running())
+        return;
+    QStringList specs;
+    for (const RunEndpoint& e : m_reviewed->endpoints)
+        if (!e.simulated)
+            specs << QStringLiteral("url=%1").arg(e.endpoint.baseUrl.toString());
+    const int base = std::clamp(baseline(), 0, std::max(0, int(m_reviewed->endpoints.size()) - 1));
+    // One endpoint has nothing to be compared with: no baseline, no pairwise choice.
+    const QString baseLabel = m_reviewed->endpoints.size() < 2
+        ? QString()
+        : m_reviewed->endpoints[std::size_t(base)].endpoint.displayName();
+    JudgeDialog dialog(specs, baseLabel, base, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_judgedShown = m_reviewed;
+    m_judgedFile = currentFile();
+    m_judge->start(m_reviewed, dialog.setup());
+}
+
+} // namespace qs::app
