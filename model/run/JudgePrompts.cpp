@@ -99,7 +99,8 @@ QString turnText(const json& message)
         return QStringLiteral("Tool result: ") + defused(text);
     if (role == u"system")
         return QStringLiteral("System: ") + defused(text);
-    return (role.isEmpty() ? QStringLiteral("Message") : defused(role)) + QStringLiteral(": ") + defused(text);
+    return (role.isEmpty() ? QStringLiteral("Message") : defused(role)) + QStringLiteral(": ")
+        + defused(text);
 }
 
 /// What the judge is shown of a record's request: the assistant's system prompt (the first
@@ -201,15 +202,18 @@ json rubricPrompt(const Rubric& rubric, const RunRecord& record)
         "prompt and the conversation so far — not its style, unless a criterion asks about style. ");
     system += NeverObey;
     system = withInstructions(system, rubric.instructions);
-    system += QStringLiteral("\n\nReply with JSON only, no other text: {\"scores\": {\"<criterion id>\": 1-5, "
-                             "…}, \"reason\": \"<one or two sentences>\"}");
+    system
+        += QStringLiteral("\n\nReply with JSON only, no other text: {\"scores\": {\"<criterion id>\": 1-5, "
+                          "…}, \"reason\": \"<one or two sentences>\"}");
 
     const JudgeView view = viewOf(record);
     QStringList blocks;
     if (!view.system.isEmpty())
-        blocks << block(QStringLiteral("[System prompt]"), view.system, QStringLiteral("[End of system prompt]"));
+        blocks << block(
+            QStringLiteral("[System prompt]"), view.system, QStringLiteral("[End of system prompt]"));
     if (!view.conversation.isEmpty())
-        blocks << block(QStringLiteral("[Conversation]"), view.conversation, QStringLiteral("[End of conversation]"));
+        blocks << block(
+            QStringLiteral("[Conversation]"), view.conversation, QStringLiteral("[End of conversation]"));
     blocks << block(QStringLiteral("[Question]"), view.question, QStringLiteral("[End of question]"));
     QStringList lines;
     QStringList format;
@@ -247,12 +251,13 @@ json pairwisePrompt(const RunRecord& first, const RunRecord& second, const QStri
     const JudgeView two = viewOf(second);
     QStringList blocks;
     if (!one.system.isEmpty())
-        blocks << block(QStringLiteral("[System prompt]"), one.system, QStringLiteral("[End of system prompt]"));
+        blocks << block(
+            QStringLiteral("[System prompt]"), one.system, QStringLiteral("[End of system prompt]"));
     if (!one.conversation.isEmpty() || !two.conversation.isEmpty()) {
-        blocks << block(QStringLiteral("[Conversation 1]"), one.conversation,
-            QStringLiteral("[End of conversation 1]"));
-        blocks << block(QStringLiteral("[Conversation 2]"), two.conversation,
-            QStringLiteral("[End of conversation 2]"));
+        blocks << block(
+            QStringLiteral("[Conversation 1]"), one.conversation, QStringLiteral("[End of conversation 1]"));
+        blocks << block(
+            QStringLiteral("[Conversation 2]"), two.conversation, QStringLiteral("[End of conversation 2]"));
     }
     blocks << block(QStringLiteral("[Question]"), one.question, QStringLiteral("[End of question]"));
     blocks << block(QStringLiteral("[The Start of Answer 1]"), defused(judgedAnswerText(first)),
@@ -322,13 +327,13 @@ std::vector<JudgeTask> planJudging(const RunResult& result, const JudgePlanOptio
             for (const auto& [key, record] : answers) {
                 if (record->endpoint != candidate)
                     continue;
-                const auto other
-                    = answers.find(std::make_tuple(std::get<0>(key), std::get<1>(key), std::get<2>(key), baseline));
+                const auto other = answers.find(
+                    std::make_tuple(std::get<0>(key), std::get<1>(key), std::get<2>(key), baseline));
                 if (other == answers.end())
                     continue;
                 for (const bool candidateFirst : {true, false}) {
-                    if (pairedAlready.count(
-                            {candidate, baseline, record->test, record->turn, record->iteration, candidateFirst}))
+                    if (pairedAlready.count({candidate, baseline, record->test, record->turn,
+                            record->iteration, candidateFirst}))
                         continue;
                     JudgeTask task;
                     task.kind = JudgeTask::Kind::Pair;

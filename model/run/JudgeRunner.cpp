@@ -60,11 +60,12 @@ SessionStart prepare(const JudgeRequest& request)
     }
     const int endpoints = int(request.result.endpoints.size());
     if (plan.pairwiseBaseline && (*plan.pairwiseBaseline < 0 || *plan.pairwiseBaseline >= endpoints)) {
-        s.error = QStringLiteral("the pairwise baseline %1 is not an endpoint of the run (it has %2): give an "
-                                 "index from 0 to %3 or an endpoint's label")
-                      .arg(*plan.pairwiseBaseline)
-                      .arg(endpoints)
-                      .arg(endpoints - 1);
+        s.error
+            = QStringLiteral("the pairwise baseline %1 is not an endpoint of the run (it has %2): give an "
+                             "index from 0 to %3 or an endpoint's label")
+                  .arg(*plan.pairwiseBaseline)
+                  .arg(endpoints)
+                  .arg(endpoints - 1);
         return s;
     }
     if (plan.pairwiseBaseline && endpoints < 2) {
@@ -104,11 +105,12 @@ SessionStart prepare(const JudgeRequest& request)
         if (t.kind == JudgeTask::Kind::Rubric)
             graded.emplace(t.answer.endpoint, t.answer.test, t.answer.turn, t.answer.iteration);
         else
-            paired.emplace(
-                t.answer.endpoint, t.baseline, t.answer.test, t.answer.turn, t.answer.iteration, t.candidateFirst);
+            paired.emplace(t.answer.endpoint, t.baseline, t.answer.test, t.answer.turn, t.answer.iteration,
+                t.candidateFirst);
     }
     std::erase_if(s.judging.rubricVerdicts, [&](const RubricVerdict& v) {
-        return v.failed() && graded.count({v.answer.endpoint, v.answer.test, v.answer.turn, v.answer.iteration});
+        return v.failed()
+            && graded.count({v.answer.endpoint, v.answer.test, v.answer.turn, v.answer.iteration});
     });
     std::erase_if(s.judging.pairVerdicts, [&](const PairVerdict& v) {
         return v.exchange.failed()
@@ -130,10 +132,12 @@ SessionStart prepare(const JudgeRequest& request)
 
 bool canResume(const Judging& existing, const JudgeIdentity& judge, const std::optional<Rubric>& rubric)
 {
-    if (existing.judge.spec != judge.spec || existing.judge.url != judge.url || existing.judge.model != judge.model)
+    if (existing.judge.spec != judge.spec || existing.judge.url != judge.url
+        || existing.judge.model != judge.model)
         return false;
     // Judging with only one of rubric grading and pairwise adds to the other's verdicts.
-    return !existing.rubric || !rubric || (existing.rubric->id == rubric->id && existing.rubric->raw == rubric->raw);
+    return !existing.rubric || !rubric
+        || (existing.rubric->id == rubric->id && existing.rubric->raw == rubric->raw);
 }
 
 /// Runs one judging session in its thread: `concurrency` slots, each a StreamingClient with a
@@ -283,7 +287,8 @@ void JudgeSession::pump()
         if (!slot->task)
             launch(*slot, m_next++);
     }
-    const bool busy = std::any_of(m_slots.begin(), m_slots.end(), [](const auto& s) { return s->task.has_value(); });
+    const bool busy
+        = std::any_of(m_slots.begin(), m_slots.end(), [](const auto& s) { return s->task.has_value(); });
     if (!busy && (m_stopping || m_next >= m_tasks.size()))
         finish();
 }
@@ -307,11 +312,13 @@ void JudgeSession::launch(Slot& slot, std::size_t task)
 
 QString JudgeSession::replyProblem(const QString& problem, const RequestRecord& record) const
 {
-    QString advice = QStringLiteral("use a judge model that follows JSON instructions (the raw reply is kept)");
+    QString advice
+        = QStringLiteral("use a judge model that follows JSON instructions (the raw reply is kept)");
     if (record.response.finishReason == u"length")
-        advice = QStringLiteral("the judge stopped at its token limit (%1): allow it more tokens, a reasoning "
-                                "judge needs room for its thinking")
-                     .arg(m_request.maxTokens);
+        advice
+            = QStringLiteral("the judge stopped at its token limit (%1): allow it more tokens, a reasoning "
+                             "judge needs room for its thinking")
+                  .arg(m_request.maxTokens);
     return QStringLiteral("the reply could not be read: %1 — %2").arg(problem, advice);
 }
 
@@ -334,18 +341,20 @@ void JudgeSession::onFinished(Slot& slot, const RequestRecord& record)
     exchange.at = slot.at;
     exchange.durationMs = double(monotonicNs() - slot.startNs) / 1e6;
     if (slot.timedOut)
-        exchange.error = QStringLiteral("timed out after %1 s: the judge did not finish its reply in time; allow "
-                                        "it longer or use a faster judge")
-                             .arg(m_request.timeoutMs / 1000.0);
+        exchange.error
+            = QStringLiteral("timed out after %1 s: the judge did not finish its reply in time; allow "
+                             "it longer or use a faster judge")
+                  .arg(m_request.timeoutMs / 1000.0);
     else if (!record.ok())
         exchange.error = QStringLiteral("the judge request failed: %1").arg(record.failure.text());
     m_unreachableInRow = !record.ok() && unreachable(record.failure.kind) ? m_unreachableInRow + 1 : 0;
     this->record(m_tasks[index], std::move(exchange), record);
     if (m_unreachableInRow >= UnreachableInARow && !m_stopping) {
-        stop(QStringLiteral("stopped after %1 judgements in a row could not reach the judge at %2 (%3): start "
-                            "the judge and run the command again to resume")
-                 .arg(m_unreachableInRow)
-                 .arg(m_request.judge.baseUrl.toString(), record.failure.summary),
+        stop(
+            QStringLiteral("stopped after %1 judgements in a row could not reach the judge at %2 (%3): start "
+                           "the judge and run the command again to resume")
+                .arg(m_unreachableInRow)
+                .arg(m_request.judge.baseUrl.toString(), record.failure.summary),
             false);
         return;
     }
@@ -359,8 +368,9 @@ void JudgeSession::record(const JudgeTask& task, JudgeExchange exchange, const R
         RubricVerdict v;
         v.answer = task.answer;
         if (!exchange.failed()) {
-            const QStringList ids = m_request.plan.rubric ? criteriaIds(*m_request.plan.rubric, task.answer.test)
-                                                          : QStringList();
+            const QStringList ids = m_request.plan.rubric
+                ? criteriaIds(*m_request.plan.rubric, task.answer.test)
+                : QStringList();
             auto read = readRubricReply(exchange.reply, ids);
             if (auto* reply = std::get_if<RubricReply>(&read)) {
                 v.scores = reply->scores;
@@ -399,8 +409,9 @@ void JudgeSession::record(const JudgeTask& task, JudgeExchange exchange, const R
         if (m_callbacks.pairVerdict && !silent)
             m_callbacks.pairVerdict(v);
     }
-    const QString& error = task.kind == JudgeTask::Kind::Rubric ? m_judging.rubricVerdicts.back().exchange.error
-                                                                : m_judging.pairVerdicts.back().exchange.error;
+    const QString& error = task.kind == JudgeTask::Kind::Rubric
+        ? m_judging.rubricVerdicts.back().exchange.error
+        : m_judging.pairVerdicts.back().exchange.error;
     ++m_progress.done;
     if (!error.isEmpty()) {
         ++m_progress.failed;
@@ -435,14 +446,16 @@ void JudgeSession::finish()
     m_judging.endedAt = QDateTime::currentDateTimeUtc();
     m_judging.complete = m_progress.done == m_progress.total;
     if (m_cancelled)
-        m_judging.notes << QStringLiteral("cancelled after %1 of %2 judgements: run the command again to resume")
+        m_judging.notes << QStringLiteral(
+            "cancelled after %1 of %2 judgements: run the command again to resume")
                                .arg(m_progress.done)
                                .arg(m_progress.total);
     if (!m_stopNote.isEmpty())
         m_judging.notes << m_stopNote;
     if (m_progress.failed > 0)
-        m_judging.notes << QStringLiteral("the judge failed on %1 of %2 judgements (first: %3); run the command "
-                                          "again to retry them")
+        m_judging.notes << QStringLiteral(
+            "the judge failed on %1 of %2 judgements (first: %3); run the command "
+            "again to retry them")
                                .arg(m_progress.failed)
                                .arg(m_progress.done)
                                .arg(m_firstFailure);
@@ -460,13 +473,16 @@ JudgeController::JudgeController(QObject* parent)
     // Called in the worker's thread; each posts a copy of its values to this object's thread.
     Worker::Callbacks callbacks;
     callbacks.progress = [this](const JudgeProgress& p) {
-        QMetaObject::invokeMethod(this, [this, p] { Q_EMIT progress(p); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, p] { Q_EMIT progress(p); }, Qt::QueuedConnection);
     };
     callbacks.rubricVerdict = [this](const RubricVerdict& v) {
-        QMetaObject::invokeMethod(this, [this, v] { Q_EMIT rubricVerdict(v); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, v] { Q_EMIT rubricVerdict(v); }, Qt::QueuedConnection);
     };
     callbacks.pairVerdict = [this](const PairVerdict& v) {
-        QMetaObject::invokeMethod(this, [this, v] { Q_EMIT pairVerdict(v); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, v] { Q_EMIT pairVerdict(v); }, Qt::QueuedConnection);
     };
     callbacks.finished = [this](const Judging& j, const JudgeProgress& p) {
         QMetaObject::invokeMethod(
@@ -498,7 +514,8 @@ JudgeController::~JudgeController()
     if (m_running) {
         // Blocking is safe: the worker never waits on this thread.
         Worker* worker = m_worker;
-        QMetaObject::invokeMethod(worker, [worker] { worker->abortNow(); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            worker, [worker] { worker->abortNow(); }, Qt::BlockingQueuedConnection);
     }
     m_thread.quit();
     m_thread.wait();
@@ -520,7 +537,8 @@ void JudgeController::cancel()
     if (!m_running)
         return;
     Worker* worker = m_worker;
-    QMetaObject::invokeMethod(worker, [worker] { worker->cancel(); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker, [worker] { worker->cancel(); }, Qt::QueuedConnection);
 }
 
 Judging runJudgingBlocking(

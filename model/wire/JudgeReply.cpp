@@ -78,8 +78,9 @@ std::vector<Candidate> fences(QStringView text)
         qsizetype begin = open + Fence.size();
         const qsizetype lineEnd = text.indexOf(u'\n', begin);
         const QStringView info = text.mid(begin, (lineEnd < 0 ? text.size() : lineEnd) - begin).trimmed();
-        const bool word = info.size() <= 20
-            && std::all_of(info.begin(), info.end(), [](QChar c) { return c.isLetterOrNumber() || c == u'-'; });
+        const bool word = info.size() <= 20 && std::all_of(info.begin(), info.end(), [](QChar c) {
+            return c.isLetterOrNumber() || c == u'-';
+        });
         if (word && lineEnd >= 0)
             begin = lineEnd + 1;
         const qsizetype close = text.indexOf(Fence, begin);
@@ -194,12 +195,14 @@ Extracted extract(const QString& reply)
     const QStringView tail = QStringView(reply).right(MaxScanChars);
     const QString visible = outsideThinking(tail);
     if (visible.trimmed().isEmpty()) {
-        out.problem = QStringLiteral("the reply is only thinking (<think>…</think>), no JSON object after it: %1")
-                          .arg(excerpt(tail));
+        out.problem
+            = QStringLiteral("the reply is only thinking (<think>…</think>), no JSON object after it: %1")
+                  .arg(excerpt(tail));
         return out;
     }
     Extractor extractor(visible);
-    if (extractor.tryLastFirst(fences(visible), out) || extractor.tryLastFirst(balancedObjects(visible, true), out)
+    if (extractor.tryLastFirst(fences(visible), out)
+        || extractor.tryLastFirst(balancedObjects(visible, true), out)
         || extractor.tryLastFirst(balancedObjects(visible, false), out))
         return out;
     out.problem = extractor.problem();
