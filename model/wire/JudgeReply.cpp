@@ -76,8 +76,11 @@ std::vector<Candidate> fences(QStringView text)
         if (open < 0)
             break;
         qsizetype begin = open + Fence.size();
-        const qsizetype lineEnd = text.indexOf(u'\n', begin);
-        const QStringView info = text.mid(begin, (lineEnd < 0 ? text.size() : lineEnd) - begin).trimmed();
+        // An info string is short: look for its line end nearby only (keeps this linear).
+        const qsizetype near = text.mid(begin, 64).indexOf(u'\n');
+        const qsizetype lineEnd = near < 0 ? -1 : begin + near;
+        const QStringView info
+            = text.mid(begin, (lineEnd < 0 ? std::min<qsizetype>(64, text.size() - begin) : near)).trimmed();
         const bool word = info.size() <= 20 && std::all_of(info.begin(), info.end(), [](QChar c) {
             return c.isLetterOrNumber() || c == u'-';
         });
