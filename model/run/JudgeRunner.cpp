@@ -184,7 +184,7 @@ private:
     void launch(Slot& slot, std::size_t task);
     void onFinished(Slot& slot, const RequestRecord& record);
     QString replyProblem(const QString& problem, const RequestRecord& record) const;
-    void record(const JudgeTask& task, JudgeExchange exchange, const RequestRecord& record);
+    void addVerdict(const JudgeTask& task, JudgeExchange exchange, const RequestRecord& request);
     void stop(const QString& note, bool cancelled);
     void finish();
 
@@ -348,7 +348,7 @@ void JudgeSession::onFinished(Slot& slot, const RequestRecord& record)
     else if (!record.ok())
         exchange.error = QStringLiteral("the judge request failed: %1").arg(record.failure.text());
     m_unreachableInRow = !record.ok() && unreachable(record.failure.kind) ? m_unreachableInRow + 1 : 0;
-    this->record(m_tasks[index], std::move(exchange), record);
+    addVerdict(m_tasks[index], std::move(exchange), record);
     if (m_unreachableInRow >= UnreachableInARow && !m_stopping) {
         stop(
             QStringLiteral("stopped after %1 judgements in a row could not reach the judge at %2 (%3): start "
@@ -361,7 +361,7 @@ void JudgeSession::onFinished(Slot& slot, const RequestRecord& record)
     schedulePump();
 }
 
-void JudgeSession::record(const JudgeTask& task, JudgeExchange exchange, const RequestRecord& request)
+void JudgeSession::addVerdict(const JudgeTask& task, JudgeExchange exchange, const RequestRecord& request)
 {
     const bool silent = m_silent;
     if (task.kind == JudgeTask::Kind::Rubric) {

@@ -474,3 +474,19 @@ TEST(JudgeRunner, DestroyingTheControllerMidJudgingJoinsCleanly)
     } // in flight: cancelled, the thread joined
     EXPECT_LT(double(monotonicNs() - t0) / 1e9, 10.0);
 }
+
+TEST(JudgeRunner, BuiltinRubricEndToEnd)
+{
+    emu::EmulatorThread judge;
+    ASSERT_TRUE(judge.start(goodJudge()));
+    JudgeRequest request = judgeRequest(judge.baseUrl(), false, false);
+    request.plan.rubric = loadBuiltinRubric(QStringLiteral("voice-assistant"));
+    const Judging j = runJudgingBlocking(request);
+    ASSERT_EQ(j.rubricVerdicts.size(), 8u);
+    EXPECT_EQ(failures(j), 0);
+    for (const RubricVerdict& v : j.rubricVerdicts)
+        EXPECT_EQ(v.scores.size(), request.plan.rubric->criteriaFor(v.answer.test).size());
+    const QString system
+        = QString::fromStdString(j.rubricVerdicts[0].exchange.messages[0]["content"].get<std::string>());
+    EXPECT_TRUE(system.contains(QStringLiteral("spoken aloud"))); // the rubric's instructions
+}
