@@ -75,3 +75,8 @@ Judging runJudgingBlocking(JudgeRequest request,
     const std::function<void(const JudgeProgress&, const Judging&)>& onProgress = {});
 
 } // namespace qs
+
+Q_DECLARE_METATYPE(qs::JudgeProgress)
+Q_DECLARE_METATYPE(qs::RubricVerdict)
+Q_DECLARE_METATYPE(qs::PairVerdict)
+Q_DECLARE_METATYPE(qs::Judging)
