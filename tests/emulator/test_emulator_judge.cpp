@@ -20,9 +20,10 @@ namespace {
 
 // The judge's task names the markers too: the emulator must read only the user message.
 const std::string kSystem
-    = "You are an impartial judge. Read the answers between [The Start of Answer 1] and [The End of Answer "
-      "1] "
-      "and between [The Start of Answer 2] and [The End of Answer 2], or the one in [The Start of Answer].";
+    = "You are an impartial judge. The user message holds the answers like this:\n"
+      "[The Start of Answer 1]\nthe first answer, about Tokyo\n[The End of Answer 1]\n"
+      "[The Start of Answer 2]\nthe second answer\n[The End of Answer 2]\n"
+      "or one answer:\n[The Start of Answer]\nthe answer, about Tokyo\n[The End of Answer]";
 
 json pairPrompt(const std::string& first, const std::string& second)
 {
