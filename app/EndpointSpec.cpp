@@ -186,10 +186,11 @@ std::optional<RunEndpoint> EndpointResolver::resolve(const EndpointSpec& spec, q
         const QString profile = spec.url.mid(4);
         auto config = emu::simulatedProfile(profile, seed);
         if (!config) {
-            error = QStringLiteral("unknown simulated endpoint \"%1\" (available: %2)")
-                        .arg(spec.url,
-                            QStringLiteral("sim:")
-                                + emu::simulatedProfileNames().join(QStringLiteral(", sim:")));
+            error
+                = QStringLiteral("unknown simulated endpoint \"%1\" (available: %2)")
+                      .arg(spec.url,
+                          QStringLiteral("sim:") + emu::simulatedProfileNames().join(QStringLiteral(", sim:"))
+                              + QStringLiteral("; judge: sim:") + emu::simulatedJudgeName());
             return std::nullopt;
         }
         auto thread = std::make_unique<emu::EmulatorThread>();
@@ -200,7 +201,11 @@ std::optional<RunEndpoint> EndpointResolver::resolve(const EndpointSpec& spec, q
         e.baseUrl = thread->baseUrl();
         const emu::EmulatorServer* server = thread->server();
         m_simulators.push_back(std::move(thread));
+        // A judge is not measured: no simulated exporters for it.
+        const bool judge = profile.trimmed().compare(emu::simulatedJudgeName(), Qt::CaseInsensitive) == 0;
         for (const emu::ExporterKind kind : {emu::ExporterKind::Dcgm, emu::ExporterKind::Node}) {
+            if (judge)
+                break;
             auto exporter = std::make_unique<emu::ExporterThread>();
             if (!exporter->start(
                     emu::ExporterConfig::simulated(kind, profile, [server] { return server->load(); }))) {

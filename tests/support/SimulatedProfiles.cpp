@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tests/support/SimulatedProfiles.h"
 
+#include "tests/support/EmulatorJudge.h"
 #include "tests/support/SimulatedModel.h"
 
 #include <QJsonArray>
@@ -392,6 +393,31 @@ Script scriptFor(ProfileState& state, const RequestInfo& info)
     return s;
 }
 
+// ---- the simulated judge ----------------------------------------------------------------------
+
+const char* const kJudgeDescription
+    = "Simulated LLM judge (no real model): prefers the shorter answer without markdown or leaked thinking, "
+      "and scores rubric criteria from the same text features. Deterministic; for trying judging only.";
+
+bool isJudge(const QString& name)
+{
+    return name.trimmed().compare(simulatedJudgeName(), Qt::CaseInsensitive) == 0;
+}
+
+// A quick judge: a try-out over a suite should take seconds, not the minutes a 32B judge needs.
+ServerConfig simulatedJudge()
+{
+    JudgeBehaviour behaviour;
+    behaviour.mode = JudgeBehaviour::Mode::Heuristic;
+    behaviour.chunks = 0; // a token per word, like a model
+    behaviour.ttftMs = 120;
+    behaviour.tokensPerSecond = 120;
+    ServerConfig config = judgeServerConfig(behaviour, Dialect::LlamaServer);
+    config.modelId = QStringLiteral("sim-judge-heuristic");
+    config.version = QStringLiteral("b9478-simulated");
+    return config;
+}
+
 } // namespace
 
 QStringList simulatedProfileNames()
@@ -402,8 +428,15 @@ QStringList simulatedProfileNames()
     return names;
 }
 
+QString simulatedJudgeName()
+{
+    return QStringLiteral("judge");
+}
+
 std::optional<ServerConfig> simulatedProfile(const QString& name, quint64 seed)
 {
+    if (isJudge(name))
+        return simulatedJudge();
     const Profile* profile = findProfile(name);
     if (!profile)
         return std::nullopt;
@@ -423,6 +456,8 @@ std::optional<ServerConfig> simulatedProfile(const QString& name, quint64 seed)
 
 QString simulatedProfileDescription(const QString& name)
 {
+    if (isJudge(name))
+        return QString::fromLatin1(kJudgeDescription);
     const Profile* profile = findProfile(name);
     return profile ? QString::fromLatin1(profile->description) : QString();
 }

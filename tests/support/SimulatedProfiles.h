@@ -34,6 +34,13 @@ namespace qs::emu {
 /// "nvfp4-fixed-like".
 QStringList simulatedProfileNames();
 
+/// "judge": the simulated judge (SPEC `sim:judge`, EmulatorJudge.h's Heuristic mode), so judging
+/// can be tried without a server. It prefers the short, plain answer without leaked thinking and
+/// scores rubric criteria from the same text features; deterministic. Not in
+/// simulatedProfileNames() (it is not an endpoint to measure), but simulatedProfile() and
+/// simulatedProfileDescription() know it.
+QString simulatedJudgeName();
+
 /// A ready ServerConfig (dialect, model id, scriptFor) for a profile, or nullopt for an
 /// unknown name. Deterministic: the same seed and the same sequence of requests give the same
 /// answers, leaks and timings (the jitter is drawn from the seed too).
