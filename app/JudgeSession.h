@@ -3,6 +3,7 @@
 
 #include "app/EndpointSpec.h"
 #include "model/run/JudgeRunner.h"
+#include "model/wire/EndpointProbe.h"
 
 #include <QElapsedTimer>
 #include <QObject>

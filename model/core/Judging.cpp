@@ -33,4 +33,30 @@ std::optional<int> PairVerdict::preferred() const
     return std::nullopt;
 }
 
+
+void putVerdict(Judging& judging, RubricVerdict verdict)
+{
+    for (RubricVerdict& v : judging.rubricVerdicts)
+        if (v.answer == verdict.answer) {
+            v = std::move(verdict);
+            return;
+        }
+    judging.rubricVerdicts.push_back(std::move(verdict));
+}
+
+void putVerdict(Judging& judging, PairVerdict verdict)
+{
+    const auto same = [&](const PairVerdict& v) {
+        return v.candidate == verdict.candidate && v.baseline == verdict.baseline && v.test == verdict.test
+            && v.turn == verdict.turn && v.iteration == verdict.iteration
+            && v.candidateFirst == verdict.candidateFirst;
+    };
+    for (PairVerdict& v : judging.pairVerdicts)
+        if (same(v)) {
+            v = std::move(verdict);
+            return;
+        }
+    judging.pairVerdicts.push_back(std::move(verdict));
+}
+
 } // namespace qs
