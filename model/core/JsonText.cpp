@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/core/JsonText.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <algorithm>
 #include <cctype>
@@ -322,6 +323,93 @@ QString identifierValue(const DocumentContext& ctx, const nlohmann::json& v, con
                 + QStringLiteral(
                     " is not a valid id; use 1 to 128 letters, digits, '.', '_' or '-' (no spaces)"));
     return id;
+}
+
+QString identifier(const DocumentContext& ctx, const nlohmann::json& object, const QString& parent)
+{
+    const nlohmann::json* v = member(object, "id");
+    if (!v)
+        ctx.fail(parent,
+            QStringLiteral("\"id\" is missing; give a short name made of letters, digits, '.', '_', '-'"));
+    return identifierValue(ctx, *v, keyPath(parent, "id"));
+}
+
+QStringList stringList(
+    const DocumentContext& ctx, const nlohmann::json& v, const QString& path, bool allowSingle)
+{
+    const QString expected = allowSingle ? QStringLiteral("must be a string or a list of strings, found ")
+                                         : QStringLiteral("must be a list of strings, found ");
+    if (allowSingle && v.is_string())
+        return {stringValue(ctx, v, path, false)};
+    if (!v.is_array())
+        ctx.fail(path, expected + describe(v));
+    if (v.empty())
+        ctx.fail(path, QStringLiteral("must not be an empty list"));
+    QStringList out;
+    for (std::size_t i = 0; i < v.size(); ++i)
+        out << stringValue(ctx, v[i], indexPath(path, i), false);
+    return out;
+}
+
+void checkKeys(const DocumentContext& ctx, const nlohmann::json& object, const QString& path,
+    const std::vector<std::string_view>& known, QString (*misplaced)(std::string_view key))
+{
+    for (const auto& item : object.items()) {
+        const std::string& key = item.key();
+        if (std::find(known.begin(), known.end(), key) != known.end())
+            continue;
+        const QString where = keyPath(path, key);
+        if (const auto suggestion = closestKey(key, known))
+            ctx.fail(where,
+                QStringLiteral("unknown key; did you mean \"") + fromStd(*suggestion)
+                    + QStringLiteral("\"?"));
+        if (misplaced)
+            if (const QString hint = misplaced(key); !hint.isEmpty())
+                ctx.fail(where, QStringLiteral("unknown key here; ") + hint);
+        QStringList names;
+        for (std::string_view k : known)
+            names << fromStd(k);
+        ctx.fail(where, QStringLiteral("unknown key; expected one of: ") + names.join(QStringLiteral(", ")));
+    }
+}
+
+void checkEncodable(const DocumentContext& ctx, const nlohmann::json& root)
+{
+    try {
+        (void)root.dump();
+    } catch (const json::exception& e) {
+        ctx.fail(QString(), QStringLiteral("cannot be stored as JSON: ") + exceptionText(e.what()));
+    }
+}
+
+QByteArray readFileLimited(
+    const DocumentContext& ctx, const QString& path, qint64 maxBytes, const QString& noun)
+{
+    const QString cannotRead = QStringLiteral("cannot read the ") + noun + QStringLiteral(": ");
+    const QString limit = QStringLiteral("; ") + noun
+        + QStringLiteral(" files are limited to %1 MiB").arg(double(maxBytes) / (1024.0 * 1024.0), 0, 'g', 4);
+    const QFileInfo info(path);
+    if (!info.exists())
+        ctx.failFile(cannotRead + QStringLiteral("no such file"));
+    if (info.isDir())
+        ctx.failFile(cannotRead + QStringLiteral("it is a directory"));
+    // Refuse before reading: a huge file must not cost its size in memory.
+    if (info.size() > maxBytes)
+        ctx.failFile(
+            QStringLiteral("the file is %1 MiB").arg(double(info.size()) / (1024.0 * 1024.0), 0, 'f', 1)
+            + limit);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        ctx.failFile(cannotRead + file.errorString());
+    // Read one byte past the limit: files that grow, pipes and devices report no honest size.
+    QByteArray data = file.read(maxBytes + 1);
+    if (data.size() > maxBytes)
+        ctx.failFile(QStringLiteral("the file is larger than %1 MiB")
+                         .arg(double(maxBytes) / (1024.0 * 1024.0), 0, 'g', 4)
+            + limit);
+    if (file.error() != QFileDevice::NoError)
+        ctx.failFile(cannotRead + file.errorString());
+    return data;
 }
 
 QString didYouMeanHint(const QString& name, const QStringList& known)

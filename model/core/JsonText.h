@@ -73,6 +73,27 @@ std::optional<QString> optionalString(const DocumentContext& ctx, const nlohmann
     std::string_view key, const QString& parent, bool allowEmpty);
 bool isIdentifier(const QString& id); ///< 1 to 128 letters, digits, '.', '_' or '-'
 QString identifierValue(const DocumentContext& ctx, const nlohmann::json& v, const QString& path);
+/// The object's "id", required and a valid identifier.
+QString identifier(const DocumentContext& ctx, const nlohmann::json& object, const QString& parent);
+/// A list of non-empty strings (or, with `allowSingle`, one string).
+QStringList stringList(
+    const DocumentContext& ctx, const nlohmann::json& v, const QString& path, bool allowSingle);
+
+/// Typos must never be silently ignored: every key of `object` is one of `known`, or it is an
+/// error at its path: "unknown key; did you mean \"KEY\"?" with the closest known key, else
+/// "unknown key here; HINT" when `misplaced` says where the key belongs (it returns empty when it
+/// does not know), else "unknown key; expected one of: …".
+void checkKeys(const DocumentContext& ctx, const nlohmann::json& object, const QString& path,
+    const std::vector<std::string_view>& known, QString (*misplaced)(std::string_view key) = nullptr);
+
+/// Documents are stored in results files and sent to servers: fails unless `root` dump()s as valid
+/// UTF-8.
+void checkEncodable(const DocumentContext& ctx, const nlohmann::json& root);
+
+/// A hand-written file's bytes, refused before reading when larger than `maxBytes`. Problems read
+/// "PATH: cannot read the NOUN: …" and "PATH: the file is 2.5 MiB; NOUN files are limited to 1 MiB".
+QByteArray readFileLimited(
+    const DocumentContext& ctx, const QString& path, qint64 maxBytes, const QString& noun);
 
 /// "did you mean \"NAME\"? " when `name` is close to one of `known`, else empty.
 QString didYouMeanHint(const QString& name, const QStringList& known);

@@ -3,7 +3,6 @@
 #include "model/core/SuiteReading.h"
 
 #include <QFile>
-#include <QFileInfo>
 
 namespace qs {
 
@@ -26,37 +25,6 @@ json parseSuiteDocument(const QByteArray& data, const QString& source)
         QStringLiteral("the file is empty; a suite is a JSON object"));
 }
 
-// `size` is unknown (0) for devices and pipes that were read past the limit.
-[[noreturn]] void throwTooBig(const QString& source, qint64 size)
-{
-    const QString what = size > 0
-        ? QStringLiteral("the file is %1 MiB").arg(double(size) / (1024.0 * 1024.0), 0, 'f', 1)
-        : QStringLiteral("the file is larger than 16 MiB");
-    throwAt(source, what + QStringLiteral("; suite files are limited to 16 MiB"));
-}
-
-QByteArray readLimited(const QString& path)
-{
-    const QFileInfo info(path);
-    if (!info.exists())
-        throwAt(path, QStringLiteral("cannot read the suite: no such file"));
-    if (info.isDir())
-        throwAt(path, QStringLiteral("cannot read the suite: it is a directory"));
-    // Refuse before reading: a huge file must not cost its size in memory.
-    if (info.size() > maxSuiteFileBytes)
-        throwTooBig(path, info.size());
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throwAt(path, QStringLiteral("cannot read the suite: ") + file.errorString());
-    // Read one byte past the limit: files that grow, pipes and devices report no honest size.
-    QByteArray data = file.read(maxSuiteFileBytes + 1);
-    if (data.size() > maxSuiteFileBytes)
-        throwTooBig(path, 0);
-    if (file.error() != QFileDevice::NoError)
-        throwAt(path, QStringLiteral("cannot read the suite: ") + file.errorString());
-    return data;
-}
-
 const QStringList& builtinNames()
 {
     static const QStringList names
@@ -68,7 +36,8 @@ const QStringList& builtinNames()
 
 Suite loadSuiteFile(const QString& path)
 {
-    const QByteArray data = readLimited(path);
+    const QByteArray data
+        = readFileLimited(suiteContext(path), path, maxSuiteFileBytes, QStringLiteral("suite"));
     return parseSuite(parseSuiteDocument(data, path), path);
 }
 

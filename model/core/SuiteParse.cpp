@@ -90,7 +90,7 @@ SuiteDefaults parseDefaults(const DocumentContext& ctx, const json& suite)
         ctx.fail(path,
             QStringLiteral("must be an object like {\"max_tokens\": 256, \"runs\": 5}, found ")
                 + describe(*v));
-    checkKeys(ctx, *v, path, defaultsKeys);
+    checkSuiteKeys(ctx, *v, path, defaultsKeys);
     d.maxTokens = optionalInt(ctx, *v, "max_tokens", path, 1, maxTokensLimit).value_or(d.maxTokens);
     if (const json* t = member(*v, "temperature"))
         // null: send no temperature at all, leaving the server's own default.
@@ -148,7 +148,7 @@ Suite parseSuite(const nlohmann::json& root, const QString& sourceName)
         ctx.fail(QString(),
             QStringLiteral("a suite must be a JSON object with \"id\" and \"tests\", found ")
                 + describe(root));
-    checkKeys(ctx, root, QString(), suiteKeys);
+    checkSuiteKeys(ctx, root, QString(), suiteKeys);
 
     Suite suite;
     suite.id = identifier(ctx, root, QString());

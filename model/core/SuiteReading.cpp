@@ -54,14 +54,6 @@ const MisplacedKey misplacedKeys[] = {
     {"max_sentences", "belongs in a test, inside \"tests\""},
 };
 
-QString knownList(const std::vector<std::string_view>& known)
-{
-    QStringList names;
-    for (std::string_view k : known)
-        names << fromStd(k);
-    return names.join(QStringLiteral(", "));
-}
-
 // A whole number, also when written 256.0. nullopt when it is not one.
 std::optional<qint64> wholeNumber(const json& v)
 {
@@ -82,25 +74,20 @@ std::optional<qint64> wholeNumber(const json& v)
     return std::nullopt;
 }
 
+QString misplacedHint(std::string_view key)
+{
+    for (const MisplacedKey& m : misplacedKeys)
+        if (m.key == key)
+            return QString::fromUtf8(m.hint);
+    return QString();
+}
+
 } // namespace
 
-void checkKeys(const DocumentContext& ctx, const json& object, const QString& path,
+void checkSuiteKeys(const DocumentContext& ctx, const json& object, const QString& path,
     const std::vector<std::string_view>& known)
 {
-    for (const auto& item : object.items()) {
-        const std::string& key = item.key();
-        if (std::find(known.begin(), known.end(), key) != known.end())
-            continue;
-        const QString where = keyPath(path, key);
-        if (const auto suggestion = closestKey(key, known))
-            ctx.fail(where,
-                QStringLiteral("unknown key; did you mean \"") + fromStd(*suggestion)
-                    + QStringLiteral("\"?"));
-        for (const MisplacedKey& m : misplacedKeys)
-            if (m.key == key)
-                ctx.fail(where, QStringLiteral("unknown key here; ") + QString::fromUtf8(m.hint));
-        ctx.fail(where, QStringLiteral("unknown key; expected one of: ") + knownList(known));
-    }
+    json_text::checkKeys(ctx, object, path, known, misplacedHint);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -167,37 +154,6 @@ json objectValue(const DocumentContext& ctx, const json& object, std::string_vie
     return *v;
 }
 
-// A list of non-empty strings; `allowSingle` also takes one bare string.
-QStringList stringList(const DocumentContext& ctx, const json& v, const QString& path, bool allowSingle)
-{
-    const QString expected = allowSingle ? QStringLiteral("must be a string or a list of strings, found ")
-                                         : QStringLiteral("must be a list of strings, found ");
-    if (allowSingle && v.is_string())
-        return {stringValue(ctx, v, path, false)};
-    if (!v.is_array())
-        ctx.fail(path, expected + describe(v));
-    if (v.empty())
-        ctx.fail(path, QStringLiteral("must not be an empty list"));
-    QStringList out;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        const json& item = v[i];
-        if (!item.is_string())
-            ctx.fail(indexPath(path, i), QStringLiteral("must be a string, found ") + describe(item));
-        out << stringValue(ctx, item, indexPath(path, i), false);
-    }
-    return out;
-}
-
-QString identifier(const DocumentContext& ctx, const json& object, const QString& parent)
-{
-    const json* v = member(object, "id");
-    const QString path = keyPath(parent, "id");
-    if (!v)
-        ctx.fail(parent,
-            QStringLiteral("\"id\" is missing; give a short name made of letters, digits, '.', '_', '-'"));
-    return identifierValue(ctx, *v, path);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Whole-document checks
 
@@ -214,16 +170,6 @@ void checkDepth(const DocumentContext& ctx, const json& root)
             ctx.fail(QString(), QStringLiteral("nested more than %1 levels deep").arg(maxNestingDepth));
         for (const json& child : *v)
             stack.emplace_back(&child, depth + 1);
-    }
-}
-
-// Suites are stored in result files and sent to servers; both need the text to be valid UTF-8.
-void checkEncodable(const DocumentContext& ctx, const json& root)
-{
-    try {
-        (void)root.dump();
-    } catch (const json::exception& e) {
-        ctx.fail(QString(), QStringLiteral("cannot be stored as JSON: ") + exceptionText(e.what()));
     }
 }
 

@@ -16,9 +16,12 @@
 
 namespace qs::suite_parse {
 
+using json_text::checkEncodable;
 using json_text::DocumentContext;
+using json_text::identifier;
 using json_text::member;
 using json_text::optionalString;
+using json_text::stringList;
 using json_text::stringValue;
 
 // Deeper than any sensible tool schema; bounds memory and the recursion of json::dump().
@@ -31,9 +34,8 @@ inline constexpr int maxWarmup = 10'000;
 /// The error context for a suite read from `source`: its problems throw SuiteError.
 DocumentContext suiteContext(const QString& source);
 
-// Typos must never be silently ignored: every key of a checked object is known, or it is an error
-// (with the closest known key, or where a misplaced key belongs).
-void checkKeys(const DocumentContext& ctx, const nlohmann::json& object, const QString& path,
+// json_text::checkKeys, saying where a key misplaced in a suite belongs.
+void checkSuiteKeys(const DocumentContext& ctx, const nlohmann::json& object, const QString& path,
     const std::vector<std::string_view>& known);
 
 std::optional<bool> optionalBool(
@@ -47,14 +49,8 @@ std::optional<qint64> optionalSeed(
 double temperatureValue(const DocumentContext& ctx, const nlohmann::json& v, const QString& path);
 nlohmann::json objectValue(
     const DocumentContext& ctx, const nlohmann::json& object, std::string_view key, const QString& parent);
-/// A list of strings (or, with `allowSingle`, one string).
-QStringList stringList(
-    const DocumentContext& ctx, const nlohmann::json& v, const QString& path, bool allowSingle);
-/// The object's "id", required and a valid identifier.
-QString identifier(const DocumentContext& ctx, const nlohmann::json& object, const QString& parent);
 
 void checkDepth(const DocumentContext& ctx, const nlohmann::json& root); ///< at most maxNestingDepth
-void checkEncodable(const DocumentContext& ctx, const nlohmann::json& root); ///< dump()s as valid UTF-8
 
 /// What the tests are checked against.
 struct SuiteInfo {

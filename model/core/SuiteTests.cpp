@@ -65,7 +65,7 @@ ExpectedTool parseExpectedTool(
         // Shorthand: "expect_tool": "web_search".
         tool.name = stringValue(ctx, v, path, false);
     } else if (v.is_object()) {
-        checkKeys(ctx, v, path, expectToolKeys);
+        checkSuiteKeys(ctx, v, path, expectToolKeys);
         const json* name = member(v, "name");
         if (!name)
             ctx.fail(path, QStringLiteral("\"name\" is missing; it names the tool the model should call"));
@@ -106,7 +106,7 @@ void parseLength(const DocumentContext& ctx, const json& test, const QString& pa
         ctx.fail(npath,
             QStringLiteral("must be an object like {\"max_words\": 40, \"max_sentences\": 3}, found ")
                 + describe(*nested));
-    checkKeys(ctx, *nested, npath, lengthKeys);
+    checkSuiteKeys(ctx, *nested, npath, lengthKeys);
     if (expect.maxWords && member(*nested, "max_words"))
         ctx.fail(keyPath(npath, "max_words"),
             QStringLiteral("is also given as the test's \"max_words\"; give it once"));
@@ -210,7 +210,7 @@ SuiteTest parseTest(const DocumentContext& ctx, const json& t, const QString& pa
         ctx.fail(path,
             QStringLiteral("must be a test object like {\"id\": \"factual\", \"prompt\": \"…\"}, found ")
                 + describe(t));
-    checkKeys(ctx, t, path, testKeys);
+    checkSuiteKeys(ctx, t, path, testKeys);
     SuiteTest test;
     test.id = identifier(ctx, t, path);
     test.name = optionalString(ctx, t, "name", path, false).value_or(test.id);
