@@ -30,7 +30,7 @@ const QStringList kFixtures {QStringLiteral("voice-sim.json"), QStringLiteral("s
 DecisionProfile profileOf(const char* id, nlohmann::json criteria)
 {
     return parseDecisionProfile(nlohmann::json {{"id", id}, {"name", id}, {"criteria", std::move(criteria)}},
-        QStringLiteral("test.json"));
+        QString::fromLatin1(id) + QStringLiteral(".json"));
 }
 
 nlohmann::json metricMax(const char* id, double max)

@@ -130,8 +130,8 @@ DecisionView::DecisionView(QWidget* parent)
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("criteriaTable"));
-    m_table->setHorizontalHeaderLabels({QStringLiteral("Criterion"), QStringLiteral("Required"),
-        QStringLiteral("Measured"), QStringLiteral("Outcome"), QStringLiteral("Why")});
+    m_table->setHorizontalHeaderLabels({QStringLiteral("Criterion"), QStringLiteral("Outcome"),
+        QStringLiteral("Required"), QStringLiteral("Measured"), QStringLiteral("Why")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -141,7 +141,7 @@ DecisionView::DecisionView(QWidget* parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(WhyColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setStretchLastSection(true); // the explanation: also each row's tooltip
 
     auto* changeBox = new QWidget(this);
     m_changeTitle = new QLabel(QStringLiteral("What would change it"), changeBox);

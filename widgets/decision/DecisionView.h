@@ -66,7 +66,8 @@ public:
     QComboBox* profileBox() const { return m_profileBox; }
     QComboBox* candidateBox() const { return m_candidateBox; }
 
-    enum Column { CriterionColumn, RequiredColumn, MeasuredColumn, OutcomeColumn, WhyColumn, ColumnCount };
+    /// The outcome comes right after the title: it is what a reader scans for.
+    enum Column { CriterionColumn, OutcomeColumn, RequiredColumn, MeasuredColumn, WhyColumn, ColumnCount };
 
 Q_SIGNALS:
     /// The user wants to load a profile file; the app shows a file dialog and calls addProfile().
