@@ -54,6 +54,8 @@ Evaluation evaluate(
     e.guardrails = checkGuardrails(result);
     e.gateFailures = tallyGateFailures(result);
     e.resources = computeResources(result);
+    if (!result.judging.empty())
+        e.judged = judgeQuality(result);
     return e;
 }
 

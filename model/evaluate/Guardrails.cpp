@@ -43,6 +43,12 @@ constexpr RegisteredCheck kChecks[] = {
     {"memory_grew", &checkMemoryGrew},
     {"server_restarted", &checkServerRestarted},
     {"telemetry_gaps", &checkTelemetryGaps},
+    {"judge_is_an_arm", &checkJudgeIsAnArm},
+    {"judge_low_consistency", &checkJudgeConsistency},
+    {"judge_position_bias", &checkJudgePositionBias},
+    {"judge_too_few_pairs", &checkJudgeTooFewPairs},
+    {"judge_failures_uneven", &checkJudgeFailuresUneven},
+    {"judge_verbosity", &checkJudgeVerbosity},
 };
 
 } // namespace

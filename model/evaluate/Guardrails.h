@@ -20,7 +20,9 @@ struct Guardrail {
     /// "simulated_endpoints", "settings_differ", "concurrency_differs", "failures",
     /// "parallel_same_host", and from the servers' own metrics "server_token_mismatch",
     /// "server_queueing", "server_preemptions", "kv_cache_near_full", "memory_grew",
-    /// "server_restarted", "telemetry_gaps".
+    /// "server_restarted", "telemetry_gaps", and about an LLM judge "judge_is_an_arm",
+    /// "judge_low_consistency", "judge_position_bias", "judge_too_few_pairs",
+    /// "judge_failures_uneven", "judge_verbosity".
     QString id;
     enum class Severity {
         Info, ///< worth knowing; the numbers are still what they claim to be

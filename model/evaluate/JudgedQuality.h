@@ -68,6 +68,7 @@ struct PairwiseResult {
     /// Of the decided single-order judgements between answers of different length: the share that
     /// picked the longer one (verbosity bias). nullopt when none.
     std::optional<double> longerPickedRate;
+    int lengthPicks = 0; ///< the denominator of longerPickedRate
     /// candidate endpoint index when winRateCi excludes 0.5 towards it, baseline index when
     /// towards the baseline, -1 when no winner (too few pairs, or no clear difference).
     int winner = -1;
@@ -112,7 +113,8 @@ Interval clopperPearsonInterval(int successes, int n, double confidence = 0.95);
 /// Exact two-sided sign test: p = min(1, 2·P(X ≤ min(w, l))), X ~ Binomial(w + l, ½).
 double signTest(int wins, int losses);
 
-/// For `summary --json`: {"judge": {...}, "rubric": [...], "pairwise": [...]} (docs/judging.md).
+/// For `summary --json`: {"judge": {...}, "rubric": [...], "pairwise": [...]} (docs/judging.md);
+/// null when the file has no judging.
 nlohmann::json toJson(const JudgedQuality& quality, const RunResult& result);
 
 } // namespace qs

@@ -112,6 +112,8 @@ Context::Context(const RunResult& r)
             arms.push_back(int(i));
     if (!r.telemetry.empty())
         resources = computeResources(r);
+    if (!r.judging.empty())
+        judged = judgeQuality(r);
 }
 
 std::vector<const RunRecord*> Context::completed(int e) const

@@ -5,6 +5,7 @@
 // the one place a finding becomes a Guardrail. Internal to model/evaluate.
 
 #include "model/evaluate/Guardrails.h"
+#include "model/evaluate/JudgedQuality.h"
 #include "model/evaluate/Resources.h"
 
 #include <map>
@@ -61,6 +62,7 @@ struct Context {
     std::vector<std::vector<const RunRecord*>> all; ///< per endpoint, warm-ups included, in start order
     QStringList tests; ///< test ids in order of first appearance
     ResourceReport resources; ///< what the servers spent; empty when nothing was scraped
+    JudgedQuality judged; ///< what the LLM judge said; `judged` false when none judged
 
     explicit Context(const RunResult& r);
 
@@ -142,5 +144,14 @@ std::optional<Guardrail> checkKvCacheFull(const Context& ctx);
 std::optional<Guardrail> checkMemoryGrew(const Context& ctx);
 std::optional<Guardrail> checkServerRestarted(const Context& ctx);
 std::optional<Guardrail> checkTelemetryGaps(const Context& ctx);
+
+// Whether the LLM judge's verdicts can be trusted: self-preference, consistency, position and
+// length bias, enough pairs, failures spread evenly (JudgeChecks.cpp). None fires without a judging.
+std::optional<Guardrail> checkJudgeIsAnArm(const Context& ctx);
+std::optional<Guardrail> checkJudgeConsistency(const Context& ctx);
+std::optional<Guardrail> checkJudgePositionBias(const Context& ctx);
+std::optional<Guardrail> checkJudgeTooFewPairs(const Context& ctx);
+std::optional<Guardrail> checkJudgeFailuresUneven(const Context& ctx);
+std::optional<Guardrail> checkJudgeVerbosity(const Context& ctx);
 
 } // namespace qs::guardrails
