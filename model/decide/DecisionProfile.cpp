@@ -53,10 +53,14 @@ const QStringList criterionKeys = {QStringLiteral("id"), QStringLiteral("title")
     QStringLiteral("max"), QStringLiteral("min"), QStringLiteral("statistic"),
     QStringLiteral("not_worse_than_baseline"), QStringLiteral("test"), QStringLiteral("rationale"),
     QStringLiteral("resource"), QStringLiteral("unit"), QStringLiteral("concurrency"),
-    QStringLiteral("tolerance"), QStringLiteral("optional")};
+    QStringLiteral("tolerance"), QStringLiteral("optional"), QStringLiteral("judge"),
+    QStringLiteral("criterion"), QStringLiteral("min_median")};
 // Keys only a resource criterion takes.
-const QStringList resourceOnlyKeys = {QStringLiteral("unit"), QStringLiteral("concurrency"),
-    QStringLiteral("tolerance"), QStringLiteral("optional")};
+const QStringList resourceOnlyKeys
+    = {QStringLiteral("unit"), QStringLiteral("concurrency"), QStringLiteral("tolerance")};
+// Keys only a judge criterion takes.
+const QStringList judgeOnlyKeys = {QStringLiteral("criterion"), QStringLiteral("min_median")};
+const QStringList judgeForms = {QStringLiteral("rubric"), QStringLiteral("pairwise")};
 const QStringList statistics = {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
     QStringLiteral("p99"), QStringLiteral("mean")};
 
@@ -102,7 +106,10 @@ QString kindKey(Criterion::Kind kind)
     case Criterion::Kind::MetricNotWorse:
     case Criterion::Kind::GateNotWorse:
     case Criterion::Kind::ResourceNotWorse:
+    case Criterion::Kind::JudgePairwiseNotWorse:
         return QStringLiteral("not_worse_than_baseline");
+    case Criterion::Kind::JudgeRubricMin:
+        return QStringLiteral("min_median");
     }
     return {};
 }
@@ -125,6 +132,17 @@ QString exactlyOne(
             + present.join(QStringLiteral(" and ")) + QStringLiteral("; split it into two criteria"));
 }
 
+// "optional": true or false (resource and judge criteria).
+bool optionalFlag(const Context& ctx, const json& c, const QString& path)
+{
+    const json* o = member(c, "optional");
+    if (!o)
+        return false;
+    if (!o->is_boolean())
+        ctx.fail(keyPath(path, "optional"), QStringLiteral("must be true or false, found ") + describe(*o));
+    return o->get<bool>();
+}
+
 void requireTrue(const Context& ctx, const json& v, const QString& path)
 {
     if (!v.is_boolean())
@@ -145,6 +163,11 @@ void reject(
 
 QString defaultTitle(const Criterion& c)
 {
+    if (c.kind == Criterion::Kind::JudgeRubricMin)
+        return QStringLiteral("judged %1: median ≥ %2").arg(c.rubricCriterion).arg(c.threshold)
+            + (c.test.isEmpty() ? QString() : QStringLiteral(" (") + c.test + u')');
+    if (c.kind == Criterion::Kind::JudgePairwiseNotWorse)
+        return QStringLiteral("judged not worse than the baseline (blind pairwise)");
     if (isResourceCriterion(c)) {
         const QString name = resourceName(c.resource, c.concurrency);
         if (c.kind == Criterion::Kind::ResourceMax)
@@ -178,6 +201,8 @@ QString defaultTitle(const Criterion& c)
         break;
     case Criterion::Kind::ResourceMax:
     case Criterion::Kind::ResourceNotWorse:
+    case Criterion::Kind::JudgeRubricMin:
+    case Criterion::Kind::JudgePairwiseNotWorse:
         break; // above
     }
     if (!c.test.isEmpty())
@@ -270,12 +295,62 @@ void parseResourceCriterion(const Context& ctx, const json& c, const QString& pa
                     + describe(*n));
         out.concurrency = int(level);
     }
-    if (const json* o = member(c, "optional")) {
-        if (!o->is_boolean())
+    out.optional = optionalFlag(ctx, c, path);
+}
+
+// {"judge": "rubric", "criterion": C, "min_median": X} or {"judge": "pairwise",
+// "not_worse_than_baseline": true}, with "optional".
+void parseJudgeCriterion(const Context& ctx, const json& c, const QString& path, Criterion& out)
+{
+    const QString judgePath = keyPath(path, "judge");
+    const QString form = stringValue(ctx, *member(c, "judge"), judgePath, false);
+    if (!judgeForms.contains(form))
+        ctx.fail(judgePath,
+            QStringLiteral("unknown judge form ") + quote(form) + QStringLiteral("; ")
+                + didYouMean(form, judgeForms));
+    reject(ctx, c, path, resourceOnlyKeys, QStringLiteral("applies to a \"resource\" criterion only"));
+    reject(ctx, c, path,
+        {QStringLiteral("max"), QStringLiteral("min"), QStringLiteral("statistic"),
+            QStringLiteral("max_failures"), QStringLiteral("min_pass_rate")},
+        QStringLiteral("does not apply to a judge criterion; \"judge\": \"rubric\" takes \"criterion\" "
+                       "and \"min_median\", \"judge\": \"pairwise\" takes \"not_worse_than_baseline\""));
+    out.optional = optionalFlag(ctx, c, path);
+    if (form == u"pairwise") {
+        out.kind = Criterion::Kind::JudgePairwiseNotWorse;
+        reject(ctx, c, path, judgeOnlyKeys,
+            QStringLiteral("applies to \"judge\": \"rubric\" only; the pairwise comparison takes "
+                           "\"not_worse_than_baseline\": true"));
+        if (member(c, "test"))
+            ctx.fail(keyPath(path, "test"),
+                QStringLiteral("does not apply to \"judge\": \"pairwise\": the comparison pools every "
+                               "judged pair; remove \"test\""));
+        const json* v = member(c, "not_worse_than_baseline");
+        if (!v)
             ctx.fail(
-                keyPath(path, "optional"), QStringLiteral("must be true or false, found ") + describe(*o));
-        out.optional = o->get<bool>();
+                path, QStringLiteral("a pairwise judge criterion needs \"not_worse_than_baseline\": true"));
+        requireTrue(ctx, *v, keyPath(path, "not_worse_than_baseline"));
+        return;
     }
+    out.kind = Criterion::Kind::JudgeRubricMin;
+    if (member(c, "not_worse_than_baseline"))
+        ctx.fail(keyPath(path, "not_worse_than_baseline"),
+            QStringLiteral("applies to \"judge\": \"pairwise\"; a rubric criterion takes \"min_median\""));
+    const json* criterion = member(c, "criterion");
+    if (!criterion)
+        ctx.fail(path,
+            QStringLiteral("a rubric judge criterion needs \"criterion\": the id of a rubric criterion, "
+                           "e.g. \"warm_personal\""));
+    out.rubricCriterion = identifierValue(ctx, *criterion, keyPath(path, "criterion"));
+    const json* min = member(c, "min_median");
+    if (!min)
+        ctx.fail(path,
+            QStringLiteral("a rubric judge criterion needs \"min_median\": the least median score, 1 to 5"));
+    const QString minPath = keyPath(path, "min_median");
+    out.threshold = numberValue(ctx, *min, minPath);
+    if (out.threshold < 1 || out.threshold > 5)
+        ctx.fail(minPath,
+            QStringLiteral("is a score on the rubric's 1–5 scale, found ") + describe(*min)
+                + QStringLiteral("; write e.g. 4 for \"mostly good\""));
 }
 
 Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
@@ -289,13 +364,20 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
 
     Criterion out;
     const QString subject = exactlyOne(ctx, c, path,
-        {QStringLiteral("gate"), QStringLiteral("metric"), QStringLiteral("resource")},
+        {QStringLiteral("gate"), QStringLiteral("metric"), QStringLiteral("resource"),
+            QStringLiteral("judge")},
         QStringLiteral("a criterion"));
-    if (subject != u"resource")
-        reject(ctx, c, path, resourceOnlyKeys,
-            QStringLiteral("applies to a \"resource\" criterion only (gates and metrics are measured on "
-                           "every request, so they are never optional and carry their own units)"));
-    if (subject == u"resource") {
+    if (subject != u"judge")
+        reject(
+            ctx, c, path, judgeOnlyKeys, QStringLiteral("applies to a \"judge\": \"rubric\" criterion only"));
+    if (subject == u"gate" || subject == u"metric")
+        reject(ctx, c, path, resourceOnlyKeys + QStringList {QStringLiteral("optional")},
+            QStringLiteral(
+                "applies to a \"resource\" or \"judge\" criterion only (gates and metrics are "
+                "measured on every request, so they are never optional and carry their own units)"));
+    if (subject == u"judge") {
+        parseJudgeCriterion(ctx, c, path, out);
+    } else if (subject == u"resource") {
         parseResourceCriterion(ctx, c, path, out);
     } else if (subject == u"gate") {
         const QString gatePath = keyPath(path, "gate");
@@ -395,7 +477,9 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
         out.test = *t;
     out.rationale = optionalString(ctx, c, "rationale", path, true).value_or(QString());
     out.title = optionalString(ctx, c, "title", path, false).value_or(defaultTitle(out));
-    const QString subjectId = isResourceCriterion(out) ? resourceId(out.resource)
+    const QString subjectId = isJudgeCriterion(out) ? QStringLiteral("judge_")
+            + (out.kind == Criterion::Kind::JudgeRubricMin ? out.rubricCriterion : QStringLiteral("pairwise"))
+        : isResourceCriterion(out) ? resourceId(out.resource)
             + (out.concurrency > 0 ? u'_' + QString::number(out.concurrency) : QString())
         : out.gate.isEmpty() ? metricId(out.metric)
                              : out.gate;
@@ -522,87 +606,6 @@ DecisionProfile loadDecisionProfile(const QString& nameOrPath)
     if (const auto name = builtinNameOf(nameOrPath, builtinNames()))
         return loadBuiltinDecisionProfile(*name);
     return loadDecisionProfileFile(nameOrPath);
-}
-
-QString criterionKindId(Criterion::Kind kind)
-{
-    switch (kind) {
-    case Criterion::Kind::GateMaxFailures:
-        return QStringLiteral("gate_max_failures");
-    case Criterion::Kind::GateMinPassRate:
-        return QStringLiteral("gate_min_pass_rate");
-    case Criterion::Kind::MetricMax:
-        return QStringLiteral("metric_max");
-    case Criterion::Kind::MetricMin:
-        return QStringLiteral("metric_min");
-    case Criterion::Kind::MetricNotWorse:
-        return QStringLiteral("metric_not_worse");
-    case Criterion::Kind::GateNotWorse:
-        return QStringLiteral("gate_not_worse");
-    case Criterion::Kind::ResourceMax:
-        return QStringLiteral("resource_max");
-    case Criterion::Kind::ResourceNotWorse:
-        return QStringLiteral("resource_not_worse");
-    }
-    return {};
-}
-
-bool isGateCriterion(const Criterion& criterion)
-{
-    return criterion.kind == Criterion::Kind::GateMaxFailures
-        || criterion.kind == Criterion::Kind::GateMinPassRate
-        || criterion.kind == Criterion::Kind::GateNotWorse;
-}
-
-bool isResourceCriterion(const Criterion& criterion)
-{
-    return criterion.kind == Criterion::Kind::ResourceMax
-        || criterion.kind == Criterion::Kind::ResourceNotWorse;
-}
-
-nlohmann::json toJson(const Criterion& c)
-{
-    json j = {{"id", c.id.toStdString()}, {"title", c.title.toStdString()},
-        {"kind", criterionKindId(c.kind).toStdString()}};
-    if (isGateCriterion(c))
-        j["gate"] = c.gate.toStdString();
-    else if (isResourceCriterion(c))
-        j["resource"] = resourceId(c.resource).toStdString();
-    else
-        j["metric"] = metricId(c.metric).toStdString();
-    switch (c.kind) {
-    case Criterion::Kind::GateMaxFailures:
-        j["max_failures"] = int(c.threshold);
-        break;
-    case Criterion::Kind::GateMinPassRate:
-        j["min_pass_rate"] = c.threshold;
-        break;
-    case Criterion::Kind::MetricMax:
-    case Criterion::Kind::MetricMin:
-        j[c.kind == Criterion::Kind::MetricMax ? "max" : "min"] = c.threshold;
-        j["statistic"] = c.statistic.toStdString();
-        break;
-    case Criterion::Kind::MetricNotWorse:
-    case Criterion::Kind::GateNotWorse:
-        j["not_worse_than_baseline"] = true;
-        break;
-    case Criterion::Kind::ResourceMax:
-        j["max"] = c.threshold / resourceUnitFactor(c.resource, c.unit).value_or(1);
-        j["unit"] = c.unit.toStdString();
-        break;
-    case Criterion::Kind::ResourceNotWorse:
-        j["not_worse_than_baseline"] = true;
-        j["tolerance"] = c.tolerance;
-        break;
-    }
-    if (isResourceCriterion(c)) {
-        j["optional"] = c.optional;
-        if (c.resource == Criterion::Resource::MemoryAtConcurrency)
-            j["concurrency"] = c.concurrency > 0 ? json(c.concurrency) : json();
-    }
-    j["test"] = c.test.isEmpty() ? json() : json(c.test.toStdString());
-    j["rationale"] = c.rationale.toStdString();
-    return j;
 }
 
 } // namespace qs

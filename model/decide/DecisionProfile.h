@@ -26,11 +26,17 @@ namespace qs {
 ///                                              is ≤ X U, e.g. peak_memory ≤ 110 GB
 ///   {"resource": R, "not_worse_than_baseline": true, "tolerance": 0.05}
 ///                                              the candidate's figure ≤ the baseline's × (1 + tolerance)
-/// Gate and metric forms take an optional "test" (a test id; default: all tests pooled). Resource
-/// forms are per endpoint over the whole run (no "test"); they take "optional": true, which makes
-/// a figure that was not measured (no telemetry) "not measured" instead of inconclusive. Every form
-/// takes "id", "title" and "rationale". A profile file is {"id", "name"?, "description"?,
-/// "criteria": [...]}.
+///   {"judge": "rubric", "criterion": C, "min_median": X}
+///                                              an LLM judge's median score (1–5) of the candidate's
+///                                              answers on rubric criterion C is ≥ X
+///   {"judge": "pairwise", "not_worse_than_baseline": true}
+///                                              the blind pairwise comparison does not find the
+///                                              baseline's answers better
+/// Gate, metric and rubric forms take an optional "test" (a test id; default: all tests pooled).
+/// Resource forms are per endpoint over the whole run (no "test"). Resource and judge forms take
+/// "optional": true, which makes a figure that was not measured (no telemetry, no judge ran)
+/// "not measured" instead of inconclusive. Every form takes "id", "title" and "rationale". A
+/// profile file is {"id", "name"?, "description"?, "criteria": [...]}.
 struct Criterion {
     enum class Kind {
         GateMaxFailures,
@@ -41,6 +47,8 @@ struct Criterion {
         GateNotWorse,
         ResourceMax,
         ResourceNotWorse,
+        JudgeRubricMin,
+        JudgePairwiseNotWorse,
     };
     /// What a resource criterion is about: one figure per endpoint (model/evaluate/Resources.h),
     /// lower is better for every one.
@@ -58,24 +66,30 @@ struct Criterion {
     Metric metric = Metric::TtftVisible; ///< metric kinds
     Resource resource = Resource::PeakMemory; ///< resource kinds
     QString statistic = QStringLiteral("p50"); ///< "p50", "p90", "p95", "p99", "mean" (MetricMax/Min)
-    /// Failures, rate, value in the metric's unit, or (ResourceMax) in the resource's base unit:
-    /// bytes, W, J/token.
+    QString rubricCriterion; ///< JudgeRubricMin: a RubricCriterion::id, e.g. "warm_personal"
+    /// Failures, rate, value in the metric's unit, (ResourceMax) in the resource's base unit:
+    /// bytes, W, J/token, or (JudgeRubricMin) the least median score, 1–5.
     double threshold = 0;
     QString unit; ///< ResourceMax: the unit the profile wrote the limit in ("GB", "GiB", "W"…)
     int concurrency = 0; ///< MemoryAtConcurrency: requests in flight; 0 = the highest measured
     double tolerance = 0.05; ///< ResourceNotWorse: how much more than the baseline still passes
-    bool optional = false; ///< resource kinds: a figure not measured is "not measured", not inconclusive
+    /// Resource and judge kinds: a figure not measured (no telemetry, no judge) is "not measured",
+    /// not inconclusive.
+    bool optional = false;
     QString test; ///< empty: all tests pooled
     QString rationale; ///< why this criterion exists (shown in the report)
 };
 
 /// "gate_max_failures", "gate_min_pass_rate", "metric_max", "metric_min", "metric_not_worse",
-/// "gate_not_worse", "resource_max", "resource_not_worse".
+/// "gate_not_worse", "resource_max", "resource_not_worse", "judge_rubric_min",
+/// "judge_pairwise_not_worse".
 QString criterionKindId(Criterion::Kind kind);
 /// True for the three gate kinds (`gate` is set), false for the metric and resource kinds.
 bool isGateCriterion(const Criterion& criterion);
 /// True for the resource kinds (`resource` is set).
 bool isResourceCriterion(const Criterion& criterion);
+/// True for the judge kinds: what an LLM judge said (Evaluation::judged).
+bool isJudgeCriterion(const Criterion& criterion);
 
 /// "peak_memory", "idle_memory", "memory_at_concurrency", "power_median", "energy_per_token".
 QString resourceId(Criterion::Resource resource);

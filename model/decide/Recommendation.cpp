@@ -130,8 +130,10 @@ std::vector<Recommendation> recommend(
                 unmeasuredChanges << j.change;
             rec.criteria.push_back(std::move(j.result));
         }
-        // Failed criteria first: they are what keeps the baseline.
+        // Failed criteria first: they are what keeps the baseline. Criteria with one cause (no judge
+        // ran) share one sentence.
         rec.whatWouldChange = failedChanges + openChanges + unmeasuredChanges;
+        rec.whatWouldChange.removeDuplicates();
 
         QStringList unfair;
         for (const Guardrail& g : evaluation.guardrails) {

@@ -23,6 +23,7 @@ report::Doc buildDocument(const ReportInput& in)
     methodologySection(d, cx);
     resultsSection(d, cx);
     resourcesSection(d, cx);
+    judgedQualitySection(d, cx);
     chartsSection(d, cx);
     samplesSection(d, cx);
     checklistSection(d, cx);

@@ -25,7 +25,10 @@ namespace qs {
 // tok/s, total latency, TTFT per turn, quality gates, throughput by concurrency); the resources
 // each server spent (memory at idle / 1 / N requests, power, energy per token, the server's own
 // token counts and latency histograms beside the client's, the TTFT breakdown, every figure's
-// source — "not measured" and how to collect it without telemetry); the charts; sample responses
+// source — "not measured" and how to collect it without telemetry); judged quality, when an LLM
+// judge judged the run (the judge's identity, rubric scores per test and endpoint, the blind
+// pairwise comparison with its interval, consistency and position bias, the judge's reasons
+// quoted like model output); the charts; sample responses
 // side by side with the failing spans marked «…»; the drop-in replacement checklist (✓ / ✗ / not
 // measured per item, with the numbers); the verdict per criterion, the recommendation and what
 // would change it; an appendix with server properties and the exact request settings. Model output is always

@@ -43,6 +43,9 @@ Judged judge(const Arm& arm, const Criterion& c)
     case Criterion::Kind::ResourceMax:
     case Criterion::Kind::ResourceNotWorse:
         return judgeResource(arm, c);
+    case Criterion::Kind::JudgeRubricMin:
+    case Criterion::Kind::JudgePairwiseNotWorse:
+        return judgeJudgedQuality(arm, c);
     }
     return {};
 }

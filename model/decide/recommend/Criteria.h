@@ -27,5 +27,8 @@ Judged judgeMetricNotWorse(const Arm& arm, const Criterion& c); ///< paired, aga
 Judged judgeGateNotWorse(const Arm& arm, const Criterion& c); ///< paired, against the baseline
 /// resource_max, resource_not_worse: an optional one without its figure is NotMeasured.
 Judged judgeResource(const Arm& arm, const Criterion& c);
+/// judge_rubric_min, judge_pairwise_not_worse, from Evaluation::judged: nothing judged is
+/// NotMeasured (optional) or inconclusive; a judge that contradicts itself decides nothing.
+Judged judgeJudgedQuality(const Arm& arm, const Criterion& c);
 
 } // namespace qs::criteria

@@ -64,7 +64,8 @@ std::optional<Item> fromCriteria(const Recommendation& r, const std::function<bo
     for (const CriterionResult* c : hits) {
         // "Not worse than the baseline" is in the title already.
         const bool stated = c->required.isEmpty() || c->criterion.kind == Criterion::Kind::MetricNotWorse
-            || c->criterion.kind == Criterion::Kind::GateNotWorse;
+            || c->criterion.kind == Criterion::Kind::GateNotWorse
+            || c->criterion.kind == Criterion::Kind::JudgePairwiseNotWorse;
         parts << c->criterion.title + u": "_s + c->measured
                 + (stated ? QString() : u" (required "_s + c->required + u")"_s);
     }
@@ -240,6 +241,13 @@ void checklist(Doc& d, const Context& cx, const Recommendation& r)
     row(u"Quality equivalent"_s, fromCriteria(r, [](const Criterion& c) {
         return c.kind == Criterion::Kind::GateNotWorse;
     }).value_or(comparisonItem(cx, r, false)));
+    // Only when the profile asks an LLM judge: the seeds' list has no such item, the issue does.
+    if (auto judged = fromCriteria(r, isJudgeCriterion)) {
+        if (judged->status == Status::NotMeasured)
+            judged->evidence += u"; run quantscope judge FILE --judge SPEC to have an LLM judge grade and "
+                                "compare the answers"_s;
+        row(u"Answers as good (LLM judge)"_s, *judged);
+    }
     const QString from = runtimeOf(cx, r.baseline);
     const QString to = runtimeOf(cx, r.candidate);
     row(u"Deployment (the start script launches the new server)"_s,

@@ -17,6 +17,10 @@ void resultsSection(Doc& d, const Context& cx); ///< the comparison tables
 /// and histograms beside the client's, the TTFT breakdown, every figure's source; "not measured"
 /// and how to collect it when the run has no telemetry.
 void resourcesSection(Doc& d, const Context& cx);
+/// What an LLM judge said (Evaluation::judged): the judge's identity, rubric scores per test and
+/// endpoint, the blind pairwise comparison with its interval, consistency and position bias, the
+/// judge warnings, and a few of its reasons quoted verbatim. Nothing when nothing was judged.
+void judgedQualitySection(Doc& d, const Context& cx);
 void chartsSection(Doc& d, const Context& cx);
 void samplesSection(Doc& d, const Context& cx); ///< sample responses side by side
 /// The seeds' drop-in replacement checklist per candidate: ✓ / ✗ / not measured, with the numbers.

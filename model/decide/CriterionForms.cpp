@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// What kind each criterion is, and its file form with every default filled in (DecisionProfile.h).
+#include "model/decide/DecisionProfile.h"
+
+namespace qs {
+
+using json = nlohmann::json;
+
+QString criterionKindId(Criterion::Kind kind)
+{
+    switch (kind) {
+    case Criterion::Kind::GateMaxFailures:
+        return QStringLiteral("gate_max_failures");
+    case Criterion::Kind::GateMinPassRate:
+        return QStringLiteral("gate_min_pass_rate");
+    case Criterion::Kind::MetricMax:
+        return QStringLiteral("metric_max");
+    case Criterion::Kind::MetricMin:
+        return QStringLiteral("metric_min");
+    case Criterion::Kind::MetricNotWorse:
+        return QStringLiteral("metric_not_worse");
+    case Criterion::Kind::GateNotWorse:
+        return QStringLiteral("gate_not_worse");
+    case Criterion::Kind::ResourceMax:
+        return QStringLiteral("resource_max");
+    case Criterion::Kind::ResourceNotWorse:
+        return QStringLiteral("resource_not_worse");
+    case Criterion::Kind::JudgeRubricMin:
+        return QStringLiteral("judge_rubric_min");
+    case Criterion::Kind::JudgePairwiseNotWorse:
+        return QStringLiteral("judge_pairwise_not_worse");
+    }
+    return {};
+}
+
+bool isGateCriterion(const Criterion& criterion)
+{
+    return criterion.kind == Criterion::Kind::GateMaxFailures
+        || criterion.kind == Criterion::Kind::GateMinPassRate
+        || criterion.kind == Criterion::Kind::GateNotWorse;
+}
+
+bool isResourceCriterion(const Criterion& criterion)
+{
+    return criterion.kind == Criterion::Kind::ResourceMax
+        || criterion.kind == Criterion::Kind::ResourceNotWorse;
+}
+
+bool isJudgeCriterion(const Criterion& criterion)
+{
+    return criterion.kind == Criterion::Kind::JudgeRubricMin
+        || criterion.kind == Criterion::Kind::JudgePairwiseNotWorse;
+}
+
+nlohmann::json toJson(const Criterion& c)
+{
+    json j = {{"id", c.id.toStdString()}, {"title", c.title.toStdString()},
+        {"kind", criterionKindId(c.kind).toStdString()}};
+    if (isGateCriterion(c))
+        j["gate"] = c.gate.toStdString();
+    else if (isJudgeCriterion(c))
+        j["judge"] = c.kind == Criterion::Kind::JudgeRubricMin ? "rubric" : "pairwise";
+    else if (isResourceCriterion(c))
+        j["resource"] = resourceId(c.resource).toStdString();
+    else
+        j["metric"] = metricId(c.metric).toStdString();
+    switch (c.kind) {
+    case Criterion::Kind::GateMaxFailures:
+        j["max_failures"] = int(c.threshold);
+        break;
+    case Criterion::Kind::GateMinPassRate:
+        j["min_pass_rate"] = c.threshold;
+        break;
+    case Criterion::Kind::MetricMax:
+    case Criterion::Kind::MetricMin:
+        j[c.kind == Criterion::Kind::MetricMax ? "max" : "min"] = c.threshold;
+        j["statistic"] = c.statistic.toStdString();
+        break;
+    case Criterion::Kind::MetricNotWorse:
+    case Criterion::Kind::GateNotWorse:
+        j["not_worse_than_baseline"] = true;
+        break;
+    case Criterion::Kind::ResourceMax:
+        j["max"] = c.threshold / resourceUnitFactor(c.resource, c.unit).value_or(1);
+        j["unit"] = c.unit.toStdString();
+        break;
+    case Criterion::Kind::ResourceNotWorse:
+        j["not_worse_than_baseline"] = true;
+        j["tolerance"] = c.tolerance;
+        break;
+    case Criterion::Kind::JudgeRubricMin:
+        j["criterion"] = c.rubricCriterion.toStdString();
+        j["min_median"] = c.threshold;
+        break;
+    case Criterion::Kind::JudgePairwiseNotWorse:
+        j["not_worse_than_baseline"] = true;
+        break;
+    }
+    if (isJudgeCriterion(c))
+        j["optional"] = c.optional;
+    if (isResourceCriterion(c)) {
+        j["optional"] = c.optional;
+        if (c.resource == Criterion::Resource::MemoryAtConcurrency)
+            j["concurrency"] = c.concurrency > 0 ? json(c.concurrency) : json();
+    }
+    j["test"] = c.test.isEmpty() ? json() : json(c.test.toStdString());
+    j["rationale"] = c.rationale.toStdString();
+    return j;
+}
+
+} // namespace qs
