@@ -92,6 +92,48 @@ private Q_SLOTS:
         }
     }
 
+    void judgedCriteriaReadTheJudge()
+    {
+        // Without a judge the voice-assistant profile's judge criteria read "not measured"…
+        auto result = std::make_shared<RunResult>(*test::loadFixture());
+        DecisionView view;
+        view.setData(prepareDashboard(result, 0));
+        int pairwiseRow = -1;
+        const Recommendation* rec = view.recommendation();
+        for (int i = 0; i < int(rec->criteria.size()); ++i)
+            if (rec->criteria[std::size_t(i)].criterion.kind == Criterion::Kind::JudgePairwiseNotWorse)
+                pairwiseRow = i;
+        QVERIFY(pairwiseRow >= 0);
+        QCOMPARE(outcomeCell(view, pairwiseRow), QStringLiteral("not measured"));
+
+        // …and with one that preferred the candidate in both orders of every pair, a pass: the
+        // same as recommend() on evaluate(), which fills Evaluation::judged.
+        for (const RunRecord& r : result->records) {
+            if (r.warmup || r.endpoint != 1 || r.request.failure.isFailure())
+                continue;
+            for (bool candidateFirst : {true, false}) {
+                PairVerdict v;
+                v.candidate = 1;
+                v.baseline = 0;
+                v.test = r.test;
+                v.turn = r.turn;
+                v.iteration = r.iteration;
+                v.candidateFirst = candidateFirst;
+                v.pick = candidateFirst ? PairPick::First : PairPick::Second;
+                v.reason = QStringLiteral("warmer");
+                result->judging.pairVerdicts.push_back(v);
+            }
+        }
+        const DecisionProfile profile = loadDecisionProfile(QStringLiteral("voice-assistant"));
+        const std::vector<Recommendation> expected = recommend(*result, evaluate(*result, 0), profile);
+        view.setData(prepareDashboard(result, 0));
+        QCOMPARE(outcomeCell(view, pairwiseRow), QStringLiteral("pass"));
+        QCOMPARE(view.headline(), expected[0].headline);
+        for (int i = 0; i < int(expected[0].criteria.size()); ++i)
+            QCOMPARE(outcomeCell(view, i).replace(u' ', u'_'),
+                outcomeId(expected[0].criteria[std::size_t(i)].outcome));
+    }
+
     void defaultProfileFollowsTheSuiteLikeTheReport()
     {
         DecisionView view;
