@@ -244,6 +244,14 @@ private Q_SLOTS:
         const QLabel* label = view.findChild<QLabel*>(QStringLiteral("provisional"));
         QVERIFY(label && !label->isHidden());
 
+        // A refresh ahead of its evaluation keeps the verdict shown.
+        DashboardData unevaluated = live;
+        unevaluated.evaluation.reset();
+        unevaluated.result = std::make_shared<const RunResult>(*live.result);
+        view.setData(unevaluated);
+        QVERIFY(view.recommendation());
+        QVERIFY(view.isProvisional());
+
         // The run ends: the same data, final.
         live.live = false;
         view.setData(live);

@@ -192,9 +192,10 @@ DecisionView::DecisionView(QWidget* parent)
 
 void DecisionView::setData(const DashboardData& dashboard)
 {
-    // Still being evaluated: keep the verdict shown rather than flicker.
-    if (!dashboard.isEmpty() && !dashboard.evaluation && !m_data.isEmpty()
-        && m_data.result == dashboard.result)
+    // The same run, not evaluated yet (a live refresh ahead of its evaluation): keep the verdict
+    // shown rather than flicker. A new run or file starts afresh.
+    const bool sameRun = m_data.result == dashboard.result || (m_data.live && dashboard.live);
+    if (!dashboard.isEmpty() && !dashboard.evaluation && m_data.evaluation && sameRun)
         return;
     m_data = dashboard;
     if (!m_profileChosen) {
