@@ -4,6 +4,7 @@
 #include "model/gates/QualityGates.h"
 #include "widgets/responses/FlowLayout.h"
 #include "widgets/responses/ResponseFormatting.h"
+#include "widgets/responses/RubricVerdictBox.h"
 #include "widgets/responses/SafeTextView.h"
 
 #include <QLabel>
@@ -148,6 +149,9 @@ ResponseColumn::ResponseColumn(QWidget* parent)
     m_failure->hide();
     layout->addWidget(m_failure);
 
+    m_rubric = new RubricVerdictBox;
+    layout->addWidget(m_rubric);
+
     m_reasoningToggle = new QToolButton;
     m_reasoningToggle->setObjectName(QStringLiteral("reasoningToggle"));
     m_reasoningToggle->setCheckable(true);
@@ -199,9 +203,15 @@ void ResponseColumn::setRecord(const QString& endpointTitle, int endpoint, const
     rebuild();
 }
 
+void ResponseColumn::setRubricVerdict(const RubricVerdict* verdict, const Rubric* rubric, bool graded)
+{
+    m_rubric->setVerdict(verdict, rubric, graded);
+}
+
 void ResponseColumn::setTheme(Theme theme)
 {
     m_theme = theme;
+    m_rubric->setTheme(theme);
     const ThemeColors& c = themeColors(theme);
     QPalette card = palette();
     card.setColor(QPalette::Window, c.base);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/core/Judging.h"
 #include "model/core/RunRecord.h"
 #include "widgets/Theme.h"
 
@@ -13,6 +14,7 @@ class QToolButton;
 namespace qs {
 
 class FlowLayout;
+class RubricVerdictBox;
 class SafeTextView;
 
 /// One endpoint's response to the selected test, turn and iteration, as a card: the endpoint's
@@ -30,6 +32,9 @@ public:
     /// reasoning fold.
     void setRecord(const QString& endpointTitle, int endpoint, const RunRecord* record);
     void setTheme(Theme theme);
+    /// The judge's rubric verdict on this answer (a copy is kept): see RubricVerdictBox::setVerdict.
+    void setRubricVerdict(const RubricVerdict* verdict, const Rubric* rubric, bool graded);
+    RubricVerdictBox* rubricBox() const { return m_rubric; }
     void setRendered(bool rendered); ///< false = raw text with highlights
     bool rendered() const { return m_rendered; }
 
@@ -74,6 +79,7 @@ private:
     QWidget* m_badgesBox = nullptr;
     FlowLayout* m_badges = nullptr;
     QLabel* m_failure = nullptr;
+    RubricVerdictBox* m_rubric = nullptr;
     QToolButton* m_reasoningToggle = nullptr;
     SafeTextView* m_reasoning = nullptr;
     QLabel* m_answerCaption = nullptr;

@@ -2,6 +2,7 @@
 #include "widgets/responses/ResponsesView.h"
 
 #include "model/gates/QualityGates.h"
+#include "widgets/responses/PairwiseVerdictPanel.h"
 #include "widgets/responses/ResponseColumn.h"
 #include "widgets/responses/ResponseFormatting.h"
 
@@ -179,6 +180,9 @@ ResponsesView::ResponsesView(QWidget* parent)
     legend->addStretch(1);
     layout->addWidget(m_legend);
 
+    m_pairwise = new PairwiseVerdictPanel;
+    layout->addWidget(m_pairwise);
+
     m_empty = new QLabel;
     m_empty->setObjectName(QStringLiteral("empty"));
     m_empty->setAlignment(Qt::AlignCenter);
@@ -229,6 +233,7 @@ void ResponsesView::setData(const DashboardData& dashboard)
     m_legend->setVisible(!empty);
     m_prompt->setVisible(!empty);
     if (empty) {
+        m_pairwise->setPairs({});
         m_test.clear();
         m_promptText.clear();
         m_prompt->clear();
@@ -253,6 +258,7 @@ void ResponsesView::setTheme(Theme theme)
     m_prompt->setPalette(muted);
     m_empty->setPalette(muted);
     styleLegend();
+    m_pairwise->setTheme(theme);
     for (ResponseColumn* column : m_columns)
         column->setTheme(theme);
 }
@@ -382,6 +388,26 @@ void ResponsesView::buildIndex()
             cell.assign(std::size_t(endpoints), -1);
         cell[std::size_t(r.endpoint)] = int(i);
     }
+
+    // The judge's verdicts, by the cell they are about (verdicts on answers not shown are skipped).
+    m_judged.clear();
+    const Judging& judging = result.judging;
+    for (std::size_t i = 0; i < judging.rubricVerdicts.size(); ++i) {
+        const JudgedAnswer& a = judging.rubricVerdicts[i].answer;
+        const auto test = indexOf.constFind(a.test);
+        if (test == indexOf.constEnd() || a.endpoint < 0 || a.endpoint >= endpoints)
+            continue;
+        std::vector<int>& rubric = m_judged[CellKey {*test, a.turn, a.iteration}].rubric;
+        if (rubric.empty())
+            rubric.assign(std::size_t(endpoints), -1);
+        rubric[std::size_t(a.endpoint)] = int(i); // a resumed judging's later verdict wins
+    }
+    for (std::size_t i = 0; i < judging.pairVerdicts.size(); ++i) {
+        const PairVerdict& v = judging.pairVerdicts[i];
+        const auto test = indexOf.constFind(v.test);
+        if (test != indexOf.constEnd())
+            m_judged[CellKey {*test, v.turn, v.iteration}].pairs.push_back(int(i));
+    }
 }
 
 void ResponsesView::syncColumns()
@@ -474,12 +500,44 @@ void ResponsesView::showCell()
             prompt = lastUserMessage(record->request.requestBody);
         column->setRecord(result ? endpointTitle(*result, e) : QString(), e, record);
     }
+    showJudging(m_judged.find(CellKey {test, m_turn, m_iteration}));
     m_promptText = prompt;
     const TestEntry* t = test >= 0 ? &m_tests[std::size_t(test)] : nullptr;
     QString label = t && t->turns > 1 ? QStringLiteral("Prompt, turn %1 of %2: ").arg(m_turn).arg(t->turns)
                                       : QStringLiteral("Prompt: ");
     m_prompt->setText(
         prompt.isEmpty() ? QString() : label + QStringLiteral("“") + prompt + QStringLiteral("”"));
+}
+
+void ResponsesView::showJudging(const std::map<CellKey, CellJudging>::const_iterator& judged)
+{
+    const RunResult* result = m_data.result.get();
+    const Judging* judging = result ? &result->judging : nullptr;
+    const Rubric* rubric = judging && judging->rubric ? &*judging->rubric : nullptr;
+    const bool found = judged != m_judged.end();
+    for (int e = 0; e < columnCount(); ++e) {
+        const int index
+            = found && !judged->second.rubric.empty() ? judged->second.rubric[std::size_t(e)] : -1;
+        const RubricVerdict* verdict = index >= 0 ? &judging->rubricVerdicts[std::size_t(index)] : nullptr;
+        // "Not graded" only under an answer the judge could have graded.
+        m_columns[std::size_t(e)]->setRubricVerdict(
+            verdict, rubric, rubric && m_columns[std::size_t(e)]->hasRecord());
+    }
+
+    // One block per candidate judged against a baseline on this cell, in endpoint order.
+    std::map<std::pair<int, int>, PairwiseVerdictPanel::Pair> pairs;
+    if (found)
+        for (int index : judged->second.pairs) {
+            const PairVerdict& v = judging->pairVerdicts[std::size_t(index)];
+            PairwiseVerdictPanel::Pair& p = pairs[{v.candidate, v.baseline}];
+            p.verdicts.push_back(&v);
+            p.candidateLabel = endpointTitle(*result, v.candidate);
+            p.baselineLabel = endpointTitle(*result, v.baseline);
+        }
+    std::vector<PairwiseVerdictPanel::Pair> shown;
+    for (auto& [key, pair] : pairs)
+        shown.push_back(std::move(pair));
+    m_pairwise->setPairs(shown);
 }
 
 void ResponsesView::offerLink(const QUrl& url)

@@ -18,6 +18,7 @@ class QUrl;
 
 namespace qs {
 
+class PairwiseVerdictPanel;
 class ResponseColumn;
 
 /// Side-by-side responses: pick a test, turn and iteration; one column per endpoint with the
@@ -25,7 +26,9 @@ class ResponseColumn;
 /// from the gates' character ranges are highlighted (markdown, leaked thinking, tool call as
 /// text, incoherent text, the expected answer) with a legend; reasoning is shown folded, apart
 /// from the answer; tool calls as formatted calls; a Raw / Rendered toggle. Model output is
-/// untrusted: shown through SafeTextView only.
+/// untrusted: shown through SafeTextView only. When an LLM judge ran (RunResult::judging), each
+/// column shows its answer's rubric scores and the judge's reason, and a panel above the columns
+/// the blind pairwise verdict of each candidate against the baseline for the shown cell.
 class ResponsesView : public QWidget, public DashboardView {
     Q_OBJECT
 public:
@@ -49,6 +52,7 @@ public:
 
     /// The prompt of the selected turn, as sent (the last user message of the request).
     QString currentPrompt() const;
+    PairwiseVerdictPanel* pairwisePanel() const { return m_pairwise; }
 
 private:
     struct TestEntry {
@@ -59,6 +63,12 @@ private:
     };
     /// (test index in run order, turn, iteration) → record index per endpoint (-1: none yet).
     using CellKey = std::tuple<int, int, int>;
+    /// The judge's verdicts on one cell: RubricVerdict index per endpoint (-1: none), PairVerdict
+    /// indices (both orders of every candidate), into RunResult::judging.
+    struct CellJudging {
+        std::vector<int> rubric;
+        std::vector<int> pairs;
+    };
 
     void buildIndex();
     void syncColumns();
@@ -67,6 +77,7 @@ private:
     /// Selects the nearest existing cell of test `testIdx`, updates the controls, shows it.
     void applySelection(int testIdx, int turn, int iteration);
     void showCell();
+    void showJudging(const std::map<CellKey, CellJudging>::const_iterator& judged);
     void offerLink(const QUrl& url);
     void styleLegend();
 
@@ -75,6 +86,7 @@ private:
     bool m_rendered = false;
     std::vector<TestEntry> m_tests;
     std::map<CellKey, std::vector<int>> m_cells;
+    std::map<CellKey, CellJudging> m_judged;
     QString m_test; ///< empty until something was selected
     int m_turn = 1;
     int m_iteration = 1;
@@ -91,6 +103,7 @@ private:
     QToolButton* m_renderedButton = nullptr;
     QLabel* m_prompt = nullptr;
     QWidget* m_legend = nullptr;
+    PairwiseVerdictPanel* m_pairwise = nullptr;
     QLabel* m_legendTitle = nullptr;
     std::vector<QLabel*> m_swatches;
     QLabel* m_empty = nullptr;

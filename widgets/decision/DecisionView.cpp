@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: MIT
+#include "widgets/decision/DecisionView.h"
+
+#include "widgets/responses/ResponseFormatting.h"
+#include "widgets/responses/SafeTextView.h"
+
+#include <QComboBox>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QVBoxLayout>
+
+namespace qs {
+
+namespace {
+
+QLabel* plainLabel(QWidget* parent, const QString& objectName)
+{
+    // Headlines and caveats carry endpoint names and server-reported model ids: never markup.
+    auto* label = new QLabel(parent);
+    label->setObjectName(objectName);
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+QString profileTitle(const DecisionProfile& p, bool builtin)
+{
+    const QString name = p.name.isEmpty() ? p.id : p.name;
+    return builtin ? name + QStringLiteral(" (built-in)") : name + QStringLiteral(" (file)");
+}
+
+QString criterionTip(const Criterion& c)
+{
+    QString tip = c.title + QStringLiteral(" (") + c.id + QStringLiteral(", ") + criterionKindId(c.kind);
+    if (!c.test.isEmpty())
+        tip += QStringLiteral(", test ") + c.test;
+    tip += u')';
+    if (!c.rationale.isEmpty())
+        tip += QStringLiteral("\nWhy: ") + c.rationale;
+    return tip;
+}
+
+QTableWidgetItem* cell(QTableWidget* table, int row, int column)
+{
+    QTableWidgetItem* item = table->item(row, column);
+    if (!item) {
+        item = new QTableWidgetItem;
+        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        table->setItem(row, column, item);
+    }
+    return item;
+}
+
+} // namespace
+
+DecisionView::DecisionView(QWidget* parent)
+    : QWidget(parent)
+{
+    for (const QString& name : builtinDecisionProfileNames()) {
+        try {
+            m_profiles.push_back(loadBuiltinDecisionProfile(name));
+        } catch (const ProfileError&) {
+            // A built-in is compiled in and tested: nothing the user can do about it here.
+        }
+    }
+    m_builtinCount = int(m_profiles.size());
+
+    m_profileBox = new QComboBox(this);
+    m_profileBox->setObjectName(QStringLiteral("profilePicker"));
+    m_profileBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* profileLabel = new QLabel(QStringLiteral("Profile:"), this);
+    profileLabel->setBuddy(m_profileBox);
+    m_openButton = new QPushButton(QStringLiteral("Open profile…"), this);
+    m_openButton->setObjectName(QStringLiteral("openProfile"));
+    m_openButton->setToolTip(QStringLiteral("Load a decision profile file (docs/decision-profiles.md)"));
+    m_candidateBox = new QComboBox(this);
+    m_candidateBox->setObjectName(QStringLiteral("candidatePicker"));
+    m_candidateBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_candidateLabel = new QLabel(QStringLiteral("Candidate:"), this);
+    m_candidateLabel->setBuddy(m_candidateBox);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(profileLabel);
+    bar->addWidget(m_profileBox);
+    bar->addWidget(m_openButton);
+    bar->addSpacing(16);
+    bar->addWidget(m_candidateLabel);
+    bar->addWidget(m_candidateBox);
+    bar->addStretch(1);
+
+    m_description = plainLabel(this, QStringLiteral("profileDescription"));
+    m_statusLabel = plainLabel(this, QStringLiteral("decisionStatus"));
+
+    // The verdict: its name in a coloured chip, "provisional" beside it, the headline under both.
+    m_banner = new QFrame(this);
+    m_banner->setObjectName(QStringLiteral("decisionBanner"));
+    m_decision = new QLabel(m_banner);
+    m_decision->setObjectName(QStringLiteral("decision"));
+    m_decision->setTextFormat(Qt::PlainText);
+    QFont big = m_decision->font();
+    big.setBold(true);
+    big.setPointSizeF(big.pointSizeF() * 1.5);
+    m_decision->setFont(big);
+    m_provisional = plainLabel(m_banner, QStringLiteral("provisional"));
+    QFont bold = m_provisional->font();
+    bold.setBold(true);
+    m_provisional->setFont(bold);
+    m_headline = plainLabel(m_banner, QStringLiteral("headline"));
+    QFont headlineFont = m_headline->font();
+    headlineFont.setPointSizeF(headlineFont.pointSizeF() * 1.1);
+    m_headline->setFont(headlineFont);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_decision);
+    top->addSpacing(12);
+    top->addWidget(m_provisional, 1);
+    auto* bannerLayout = new QVBoxLayout(m_banner);
+    bannerLayout->setContentsMargins(12, 8, 12, 10);
+    bannerLayout->addLayout(top);
+    bannerLayout->addWidget(m_headline);
+
+    m_caveats = plainLabel(this, QStringLiteral("caveats"));
+
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setObjectName(QStringLiteral("criteriaTable"));
+    m_table->setHorizontalHeaderLabels({QStringLiteral("Criterion"), QStringLiteral("Outcome"),
+        QStringLiteral("Required"), QStringLiteral("Measured"), QStringLiteral("Why")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setWordWrap(false);
+    m_table->setShowGrid(false);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
+    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true); // the explanation: also each row's tooltip
+
+    auto* changeBox = new QWidget(this);
+    m_changeTitle = new QLabel(QStringLiteral("What would change it"), changeBox);
+    m_changeTitle->setFont(bold);
+    m_change = new SafeTextView(changeBox);
+    m_change->setObjectName(QStringLiteral("whatWouldChange"));
+    auto* changeLayout = new QVBoxLayout(changeBox);
+    changeLayout->setContentsMargins(0, 4, 0, 0);
+    changeLayout->addWidget(m_changeTitle);
+    changeLayout->addWidget(m_change, 1);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(m_table);
+    splitter->addWidget(changeBox);
+    splitter->setChildrenCollapsible(false);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 8, 8, 8);
+    layout->addLayout(bar);
+    layout->addWidget(m_description);
+    layout->addWidget(m_statusLabel);
+    layout->addWidget(m_banner);
+    layout->addWidget(m_caveats);
+    layout->addWidget(splitter, 1);
+
+    connect(m_openButton, &QPushButton::clicked, this, &DecisionView::openProfileRequested);
+    connect(m_profileBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_syncing || index < 0)
+            return;
+        m_profile = profileIndex(m_profileBox->itemData(index).toString());
+        m_profileChosen = true;
+        recompute();
+        Q_EMIT profileChanged(m_profiles[std::size_t(m_profile)].source);
+    });
+    connect(m_candidateBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (m_syncing || index < 0)
+            return;
+        m_candidate = m_candidateBox->itemData(index).toInt();
+        recompute();
+    });
+
+    syncProfileBox();
+    setTheme(m_theme);
+    setData(DashboardData {});
+}
+
+void DecisionView::setData(const DashboardData& dashboard)
+{
+    // The same run, not evaluated yet (a live refresh ahead of its evaluation): keep the verdict
+    // shown rather than flicker. A new run or file starts afresh.
+    const bool sameRun = m_data.result == dashboard.result || (m_data.live && dashboard.live);
+    if (!dashboard.isEmpty() && !dashboard.evaluation && m_data.evaluation && sameRun)
+        return;
+    m_data = dashboard;
+    if (!m_profileChosen) {
+        const int wanted = profileIndex(defaultProfileName());
+        if (wanted >= 0 && wanted != m_profile) {
+            m_profile = wanted;
+            syncProfileBox();
+        }
+    }
+    syncCandidateBox();
+    recompute();
+}
+
+void DecisionView::setTheme(Theme theme)
+{
+    m_theme = theme;
+    setPalette(themePalette(theme));
+    setAutoFillBackground(true);
+    QPalette muted = palette();
+    muted.setColor(QPalette::WindowText, themeColors(theme).mutedText);
+    m_description->setPalette(muted);
+    m_statusLabel->setPalette(muted);
+    const ThemeColors& c = themeColors(theme);
+    m_caveats->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: %2; border-left: 4px solid %3; padding: 6px; }")
+            .arg(c.criticalBackground.name(), c.text.name(), c.criticalAccent.name()));
+    styleBanner();
+    fillTable(recommendation());
+}
+
+void DecisionView::addProfile(const DecisionProfile& profile)
+{
+    int index = -1;
+    for (std::size_t i = std::size_t(m_builtinCount); i < m_profiles.size(); ++i)
+        if (m_profiles[i].source == profile.source)
+            index = int(i);
+    if (index < 0) {
+        m_profiles.push_back(profile);
+        index = int(m_profiles.size()) - 1;
+    } else {
+        m_profiles[std::size_t(index)] = profile;
+    }
+    m_profile = index;
+    m_profileChosen = true;
+    syncProfileBox();
+    recompute();
+    Q_EMIT profileChanged(profile.source);
+}
+
+void DecisionView::setProfiles(const std::vector<DecisionProfile>& profiles)
+{
+    const QString current = currentProfile() ? currentProfile()->source : QString();
+    m_profiles.resize(std::size_t(m_builtinCount));
+    m_profiles.insert(m_profiles.end(), profiles.begin(), profiles.end());
+    m_profile = profileIndex(current);
+    if (m_profile < 0) {
+        m_profileChosen = false; // its profile is gone: follow the suite again
+        m_profile = profileIndex(defaultProfileName());
+    }
+    syncProfileBox();
+    recompute();
+}
+
+bool DecisionView::selectProfile(const QString& idOrSource)
+{
+    const int index = profileIndex(idOrSource);
+    if (index < 0)
+        return false;
+    m_profileChosen = true;
+    if (index != m_profile) {
+        m_profile = index;
+        syncProfileBox();
+        recompute();
+        Q_EMIT profileChanged(m_profiles[std::size_t(index)].source);
+    }
+    return true;
+}
+
+const DecisionProfile* DecisionView::currentProfile() const
+{
+    return m_profile >= 0 && m_profile < int(m_profiles.size()) ? &m_profiles[std::size_t(m_profile)]
+                                                                : nullptr;
+}
+
+bool DecisionView::selectCandidate(int endpoint)
+{
+    const int index = m_candidateBox->findData(endpoint);
+    if (index < 0)
+        return false;
+    m_candidateBox->setCurrentIndex(index);
+    return true;
+}
+
+int DecisionView::currentCandidate() const
+{
+    return recommendation() ? m_candidate : -1;
+}
+
+const Recommendation* DecisionView::recommendation() const
+{
+    for (const Recommendation& r : m_recommendations)
+        if (r.candidate == m_candidate)
+            return &r;
+    return nullptr;
+}
+
+std::vector<ShownOutcome> DecisionView::shownOutcomes() const
+{
+    return m_shown;
+}
+
+QString DecisionView::decisionLabel() const
+{
+    return recommendation() ? m_decision->text() : QString();
+}
+
+QString DecisionView::headline() const
+{
+    return recommendation() ? m_headline->text() : QString();
+}
+
+bool DecisionView::isProvisional() const
+{
+    return recommendation() && !m_provisional->text().isEmpty();
+}
+
+QString DecisionView::provisionalText() const
+{
+    return recommendation() ? m_provisional->text() : QString();
+}
+
+QString DecisionView::statusText() const
+{
+    return m_status;
+}
+
+int DecisionView::profileIndex(const QString& idOrSource) const
+{
+    for (std::size_t i = 0; i < m_profiles.size(); ++i)
+        if (m_profiles[i].source == idOrSource)
+            return int(i);
+    for (std::size_t i = 0; i < m_profiles.size(); ++i)
+        if (m_profiles[i].id == idOrSource)
+            return int(i);
+    return -1;
+}
+
+QString DecisionView::defaultProfileName() const
+{
+    // As `quantscope report` chooses when no --profile is given.
+    const nlohmann::json* suite = m_data.result ? &m_data.result->suite : nullptr;
+    const bool throughput = suite && suite->is_object() && suite->value("id", std::string()) == "throughput";
+    return throughput ? QStringLiteral("builtin:throughput") : QStringLiteral("builtin:voice-assistant");
+}
+
+void DecisionView::syncProfileBox()
+{
+    m_syncing = true;
+    m_profileBox->clear();
+    for (std::size_t i = 0; i < m_profiles.size(); ++i) {
+        const DecisionProfile& p = m_profiles[i];
+        m_profileBox->addItem(profileTitle(p, int(i) < m_builtinCount), p.source);
+        m_profileBox->setItemData(m_profileBox->count() - 1,
+            plainToolTip(p.source + (p.description.isEmpty() ? QString() : u'\n' + p.description)),
+            Qt::ToolTipRole);
+    }
+    m_profileBox->setCurrentIndex(m_profile);
+    m_syncing = false;
+}
+
+void DecisionView::syncCandidateBox()
+{
+    QList<int> endpoints;
+    QStringList titles;
+    if (!m_data.isEmpty() && m_data.evaluation)
+        for (int e = 0; e < int(m_data.result->endpoints.size()); ++e)
+            if (e != m_data.evaluation->baseline) {
+                endpoints << e;
+                titles << endpointTitle(*m_data.result, e);
+            }
+    if (!endpoints.contains(m_candidate))
+        m_candidate = endpoints.isEmpty() ? -1 : endpoints.front();
+
+    bool same = m_candidateBox->count() == endpoints.size();
+    for (int i = 0; same && i < endpoints.size(); ++i)
+        same
+            = m_candidateBox->itemData(i).toInt() == endpoints[i] && m_candidateBox->itemText(i) == titles[i];
+    m_syncing = true;
+    if (!same) {
+        m_candidateBox->clear();
+        for (int i = 0; i < endpoints.size(); ++i)
+            m_candidateBox->addItem(titles[i], endpoints[i]);
+    }
+    m_candidateBox->setCurrentIndex(m_candidateBox->findData(m_candidate));
+    m_syncing = false;
+    // One candidate needs no picking: the headline names it.
+    m_candidateLabel->setVisible(endpoints.size() > 1);
+    m_candidateBox->setVisible(endpoints.size() > 1);
+}
+
+void DecisionView::recompute()
+{
+    m_recommendations.clear();
+    m_status.clear();
+    const DecisionProfile* profile = currentProfile();
+    m_description->setText(profile ? profile->description : QString());
+    m_description->setVisible(profile && !profile->description.isEmpty());
+    if (m_data.isEmpty())
+        m_status = m_data.live ? QStringLiteral("Waiting for the first measured responses…")
+                               : QStringLiteral("No run loaded: run a benchmark or open a results file.");
+    else if (m_data.result->endpoints.size() < 2)
+        m_status = QStringLiteral("A decision needs two endpoints: the baseline and a candidate.");
+    else if (!m_data.evaluation)
+        m_status = QStringLiteral("Evaluating…");
+    else if (!profile)
+        m_status = QStringLiteral("No decision profile: open a profile file.");
+    else {
+        try {
+            // Cheap (medians and verdicts the evaluation already holds), so every refresh recomputes.
+            m_recommendations = recommend(*m_data.result, *m_data.evaluation, *profile);
+        } catch (const std::exception& e) {
+            m_status = QStringLiteral("Cannot judge the profile's criteria: ") + QString::fromUtf8(e.what());
+        }
+    }
+    showRecommendation(recommendation());
+}
+
+void DecisionView::showRecommendation(const Recommendation* rec)
+{
+    m_shown.clear();
+    if (rec)
+        for (const CriterionResult& c : rec->criteria)
+            m_shown.push_back(shownOutcome(c, *m_data.evaluation));
+    m_statusLabel->setText(m_status);
+    m_statusLabel->setVisible(!m_status.isEmpty());
+    m_banner->setVisible(rec);
+    m_table->setVisible(rec);
+    m_change->parentWidget()->setVisible(rec);
+
+    QString provisional;
+    if (rec && m_data.live)
+        provisional
+            = QStringLiteral("Provisional — run in progress: the verdict may change as requests come in.");
+    else if (rec && !m_data.evaluation->hasComparison)
+        provisional = QStringLiteral("Provisional — computing the paired comparison with the baseline…");
+    m_provisional->setText(provisional);
+    m_decision->setText(rec ? decisionTitle(rec->decision) : QString());
+    m_headline->setText(rec ? rec->headline : QString());
+    m_caveats->setText(rec && !rec->caveats.isEmpty()
+            ? QStringLiteral("The comparison is not fair:\n• ") + rec->caveats.join(QStringLiteral("\n• "))
+            : QString());
+    m_caveats->setVisible(rec && !rec->caveats.isEmpty());
+    styleBanner();
+    fillTable(rec);
+
+    const QStringList change = rec ? rec->whatWouldChange : QStringList();
+    const QString text
+        = change.isEmpty() ? QString() : QStringLiteral("• ") + change.join(QStringLiteral("\n• "));
+    if (m_change->toPlainText() != text)
+        m_change->setUntrustedPlainText(text);
+    m_changeTitle->setText(change.isEmpty() ? QStringLiteral("What would change it: nothing left to decide")
+                                            : QStringLiteral("What would change it"));
+}
+
+void DecisionView::fillTable(const Recommendation* rec)
+{
+    const int rows = rec ? int(rec->criteria.size()) : 0;
+    // In place: a live refresh keeps the reader's selection and scroll position.
+    m_table->setRowCount(rows);
+    for (int row = 0; row < rows; ++row) {
+        const CriterionResult& r = rec->criteria[std::size_t(row)];
+        const ShownOutcome shown = m_shown[std::size_t(row)];
+        const QString why = shown == ShownOutcome::Open ? openExplanation(m_data.live) : r.explanation;
+        const QString tip = plainToolTip(why);
+        cell(m_table, row, CriterionColumn)->setText(r.criterion.title);
+        cell(m_table, row, CriterionColumn)->setToolTip(plainToolTip(criterionTip(r.criterion)));
+        cell(m_table, row, RequiredColumn)->setText(r.required);
+        cell(m_table, row, MeasuredColumn)->setText(r.measured);
+        cell(m_table, row, MeasuredColumn)->setToolTip(tip);
+        QTableWidgetItem* outcome = cell(m_table, row, OutcomeColumn);
+        outcome->setText(shownOutcomeText(shown));
+        outcome->setData(Qt::UserRole, int(shown));
+        outcome->setToolTip(tip);
+        const OutcomeColors colors = outcomeColors(shown, m_theme);
+        outcome->setBackground(colors.background);
+        outcome->setForeground(colors.text);
+        QFont font = m_table->font();
+        font.setBold(shown == ShownOutcome::Pass || shown == ShownOutcome::Fail);
+        outcome->setFont(font);
+        cell(m_table, row, WhyColumn)->setText(why);
+        cell(m_table, row, WhyColumn)->setToolTip(tip);
+    }
+}
+
+void DecisionView::styleBanner()
+{
+    const Recommendation* rec = recommendation();
+    const ThemeColors& c = themeColors(m_theme);
+    const OutcomeColors colors
+        = rec ? decisionColors(rec->decision, m_theme) : OutcomeColors {c.window, c.text};
+    // Provisional: a dashed edge says "not final" before the words do.
+    const bool provisional = !m_provisional->text().isEmpty();
+    m_banner->setStyleSheet(
+        QStringLiteral("QFrame#decisionBanner { background: %1; border: 2px %2 %3; border-radius: 6px; }"
+                       "QLabel { color: %4; background: transparent; border: none; }"
+                       "QLabel#decision { color: %5; }")
+            .arg(colors.background.name(), provisional ? QStringLiteral("dashed") : QStringLiteral("solid"),
+                colors.text.name(), c.text.name(), colors.text.name()));
+}
+
+} // namespace qs
