@@ -6,6 +6,7 @@
 #include "widgets/charts/MetricByTestChart.h"
 #include "widgets/charts/ServerCharts.h"
 #include "widgets/charts/TtftTurnChart.h"
+#include "widgets/decision/DecisionView.h"
 #include "widgets/responses/ResponsesView.h"
 #include "widgets/tables/GuardrailBanner.h"
 #include "widgets/tables/QualityMatrixView.h"
@@ -30,6 +31,8 @@ const std::vector<ViewInfo>& dashboardViews()
         {QStringLiteral("responses"), QStringLiteral("Side-by-side responses"), QSize(1200, 760)},
         {QStringLiteral("quality"), QStringLiteral("Quality matrix"), QSize(900, 480)},
         {QStringLiteral("statistics"), QStringLiteral("Statistics and paired comparison"), QSize(1280, 800)},
+        {QStringLiteral("decision"), QStringLiteral("Decision: the profile's criteria and the verdict"),
+            QSize(1100, 700)},
     };
     return views;
 }
@@ -69,6 +72,8 @@ std::unique_ptr<QWidget> createDataView(const QString& name, const DashboardData
         make(new QualityMatrixView);
     else if (name == u"statistics")
         make(new StatisticsView);
+    else if (name == u"decision")
+        make(new DecisionView);
     else if (name == u"guardrails") {
         make(new GuardrailBanner)->setExpanded(true);
     }

@@ -20,6 +20,7 @@ class QTabWidget;
 
 namespace qs {
 class DashboardView;
+class DecisionView;
 class EndpointsPanel;
 class GuardrailBanner;
 class LiveThroughputChart;
@@ -125,6 +126,7 @@ private:
     ResponsesView* m_responses = nullptr;
     LiveThroughputChart* m_liveChart = nullptr;
     ServerCharts* m_serverCharts = nullptr;
+    DecisionView* m_decision = nullptr;
     QTabWidget* m_tabs = nullptr;
     std::vector<std::pair<QString, QWidget*>> m_named; ///< screenshot name → widget in the window
     std::vector<DashboardView*> m_views;

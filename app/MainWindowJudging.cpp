@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: judging the results shown with an LLM judge (the Judge dialog, JudgeSession), and
-// the Decision tab's profiles.
+// the Decision tab's profile files.
 #include "app/JudgeDialog.h"
 #include "app/JudgeSession.h"
 #include "app/MainWindow.h"
 #include "app/EvaluationScheduler.h"
 #include "app/FileSession.h"
 
+#include "model/decide/DecisionProfile.h"
 #include "model/store/ResultFile.h"
+#include "widgets/decision/DecisionView.h"
 
 #include <QAction>
+#include <QFileDialog>
+#include <QMessageBox>
 #include <QFutureWatcher>
 #include <QProgressBar>
 #include <QPushButton>
@@ -20,6 +24,19 @@ namespace qs::app {
 
 void MainWindow::wireJudging()
 {
+    connect(m_decision, &DecisionView::openProfileRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, QStringLiteral("Decision profile"), QString(),
+            QStringLiteral("Decision profiles (*.json);;All files (*)"));
+        if (path.isEmpty())
+            return;
+        try {
+            m_decision->addProfile(loadDecisionProfileFile(path));
+        } catch (const ProfileError& e) {
+            QMessageBox::warning(this, QStringLiteral("Decision profile"),
+                QStringLiteral("That profile cannot be used:\n%1").arg(QString::fromUtf8(e.what())));
+        }
+    });
+
     m_judge = new JudgeSession(this);
     m_judgeProgress = new QProgressBar(this);
     m_judgeProgress->setMaximumWidth(220);

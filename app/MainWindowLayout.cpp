@@ -6,6 +6,7 @@
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/MetricByTestChart.h"
 #include "widgets/charts/ServerCharts.h"
+#include "widgets/decision/DecisionView.h"
 #include "widgets/charts/TtftTurnChart.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
@@ -67,6 +68,12 @@ void MainWindow::buildViews()
     m_named.emplace_back(QStringLiteral("server"), m_serverCharts);
     m_tabs->addTab(m_responses, QStringLiteral("Responses"));
     m_tabs->addTab(statistics, QStringLiteral("Statistics"));
+    m_decision = new DecisionView;
+    m_tabs->addTab(m_decision, QStringLiteral("Decision"));
+    m_tabs->setTabToolTip(m_tabs->count() - 1,
+        QStringLiteral("Every criterion of a decision profile, required and measured, and the verdict — the "
+                       "same as the report's"));
+    m_named.emplace_back(QStringLiteral("decision"), m_decision);
     m_named.emplace_back(QStringLiteral("responses"), m_responses);
     m_named.emplace_back(QStringLiteral("statistics"), statistics);
     m_named.emplace_back(QStringLiteral("guardrails"), m_banner);
@@ -95,7 +102,7 @@ void MainWindow::buildViews()
     m_named.emplace_back(QStringLiteral("run"), m_runPanel);
 
     m_views = {m_banner, ttftTurn, ttftTest, decode, latency, m_liveChart, m_serverCharts, quality,
-        m_responses, statistics};
+        m_responses, statistics, m_decision};
 
     m_statusFile = new QLabel;
     statusBar()->addPermanentWidget(m_statusFile);

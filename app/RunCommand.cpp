@@ -268,6 +268,7 @@ int runRun(const QStringList& args)
     const int rc = QCoreApplication::exec();
     if (rc != 0 || exitCode != 0)
         return rc != 0 ? rc : exitCode;
+    err.flush(); // the run's last lines before the judge's first
     if (judgeOptions && saved) {
         judgeOptions->quiet = quiet;
         return judgeAndSave(*saved, *judgeOptions, outPath, "run");
