@@ -7,6 +7,7 @@
 
 #include <QFileInfo>
 #include <algorithm>
+#include <iterator>
 
 namespace qs {
 
@@ -59,6 +60,66 @@ Evaluation evaluate(
     return e;
 }
 
+namespace {
+
+bool sameJudge(const JudgeIdentity& a, const JudgeIdentity& b)
+{
+    return a.spec == b.spec && a.url == b.url && a.model == b.model;
+}
+
+QString judgeName(const JudgeIdentity& j)
+{
+    const QString model = j.model.isEmpty() ? QStringLiteral("an unnamed model") : j.model;
+    return j.url.isEmpty() ? model : model + QStringLiteral(" at ") + j.url;
+}
+
+/// Adds the judging of file `label` (its endpoints now start at `offset`) to the combined one.
+/// Verdicts of a different judge, or rubric verdicts by a different rubric, cannot be pooled:
+/// they are left out and the returned notes say so. `judgedBy` names the file whose judge is kept.
+QStringList combineJudging(Judging& out, Judging from, int offset, const QString& label, QString& judgedBy)
+{
+    if (from.empty())
+        return {};
+    for (RubricVerdict& v : from.rubricVerdicts)
+        v.answer.endpoint += offset;
+    for (PairVerdict& v : from.pairVerdicts) {
+        v.candidate += offset;
+        v.baseline += offset;
+    }
+    for (QString& n : from.notes)
+        n = label + QStringLiteral(": ") + n;
+    if (out.empty()) {
+        out = std::move(from);
+        judgedBy = label;
+        return {};
+    }
+    if (!sameJudge(out.judge, from.judge))
+        return {QStringLiteral("%1's judge verdicts were left out: it was judged by %2, %3 by %4, and "
+                               "verdicts of different judges cannot be pooled (judge both files with the "
+                               "same judge to compare them)")
+                    .arg(label, judgeName(from.judge), judgedBy, judgeName(out.judge))};
+    QStringList notes;
+    if (from.rubric && out.rubric && from.rubric->raw != out.rubric->raw) {
+        notes << QStringLiteral("%1's rubric verdicts were left out: they were graded by another rubric "
+                                "(%2) than %3's (%4)")
+                     .arg(label, from.rubric->source, judgedBy, out.rubric->source);
+        from.rubricVerdicts.clear();
+    } else if (!out.rubric) {
+        out.rubric = std::move(from.rubric);
+    }
+    std::move(from.rubricVerdicts.begin(), from.rubricVerdicts.end(), std::back_inserter(out.rubricVerdicts));
+    std::move(from.pairVerdicts.begin(), from.pairVerdicts.end(), std::back_inserter(out.pairVerdicts));
+    out.notes += from.notes;
+    out.complete = out.complete && from.complete;
+    if (from.startedAt.isValid() && (!out.startedAt.isValid() || from.startedAt < out.startedAt))
+        out.startedAt = from.startedAt;
+    if (from.endedAt.isValid() && (!out.endedAt.isValid() || from.endedAt > out.endedAt))
+        out.endedAt = from.endedAt;
+    return notes;
+}
+
+} // namespace
+
 RunResult combineResults(std::vector<LabelledResult> files)
 {
     if (files.empty())
@@ -71,6 +132,8 @@ RunResult combineResults(std::vector<LabelledResult> files)
         e.endpoint.label = firstLabel + QStringLiteral(" · ") + e.endpoint.displayName();
     QStringList names {firstLabel};
     QStringList differentSuites;
+    QString judgedBy = out.judging.empty() ? QString() : firstLabel;
+    QStringList judgingNotes;
     const auto suiteId = [](const nlohmann::json& suite) {
         return suite.is_object() ? QString::fromStdString(suite.value("id", std::string())) : QString();
     };
@@ -104,6 +167,7 @@ RunResult combineResults(std::vector<LabelledResult> files)
             out.telemetry.notes << files[f].label + QStringLiteral(": ") + n;
         if (out.telemetry.periodMs == 0)
             out.telemetry.periodMs = r.telemetry.periodMs;
+        judgingNotes += combineJudging(out.judging, std::move(r.judging), offset, files[f].label, judgedBy);
         out.complete = out.complete && r.complete;
         if (r.startedAt.isValid() && (!out.startedAt.isValid() || r.startedAt < out.startedAt))
             out.startedAt = r.startedAt;
@@ -119,6 +183,9 @@ RunResult combineResults(std::vector<LabelledResult> files)
     if (!differentSuites.isEmpty())
         note += QStringLiteral("; %1 ran a different suite than %2, so only tests with the same id pair up")
                     .arg(differentSuites.join(QStringLiteral(", ")), firstLabel);
+    for (const QString& n : judgingNotes)
+        note += QStringLiteral("; ") + n;
+    out.judging.notes += judgingNotes;
     if (!out.note.isEmpty())
         note += QStringLiteral("; ") + out.note;
     out.note = note;

@@ -57,7 +57,9 @@ struct LabelledResult {
 /// after a re-quantization): endpoints are relabelled "FILE · ENDPOINT" and renumbered in file
 /// order, records follow, the suite and settings are the first file's (pairing is by test id,
 /// turn and iteration, so the files should have run the same suite). One file is returned as it
-/// is. The note says which files were combined and whether their suites differ.
+/// is. The note says which files were combined and whether their suites differ. Judging follows
+/// its endpoints (indexes renumbered); verdicts of a judge other than the first judged file's
+/// (spec, URL or model differ) are left out, with a note in `note` and `judging.notes` saying so.
 RunResult combineResults(std::vector<LabelledResult> files);
 
 /// What the dashboard, `screenshot` and `report` do with the files a user names: load each

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reading records and headers from their JSON, every field type-checked.
 #include "model/core/RecordFields.h"
+#include "model/store/JudgingFields.h"
 #include "model/store/ResultFields.h"
 #include "model/store/TelemetryFields.h"
 
@@ -396,6 +397,8 @@ RunResult headerFromJson(const nlohmann::json& j, const std::string& where)
     r.endpoints = endpointsFromJson(*endpoints, loc.member("endpoints"));
     if (const nlohmann::json* t = f.object("telemetry"))
         r.telemetry = telemetryFromJson(*t, loc.member("telemetry"), r.endpoints.size());
+    if (const nlohmann::json* judging = f.object("judging"))
+        r.judging = judgingFromJson(*judging, loc.member("judging"), r.endpoints.size());
     return r;
 }
 

@@ -180,6 +180,16 @@ public:
             missing(key);
         return integer(key, 0, min, max);
     }
+    /// A required index into the file's `endpoints` list, which has `endpointCount` entries.
+    int endpointIndex(const char* key, std::size_t endpointCount) const
+    {
+        const int index = requiredInteger(key, 0);
+        if (std::size_t(index) >= endpointCount)
+            fail(key,
+                std::to_string(index) + " is out of range: the file lists " + std::to_string(endpointCount)
+                    + " endpoints");
+        return index;
+    }
     bool boolean(const char* key, bool fallback) const
     {
         const json* v = find(key);

@@ -9,10 +9,10 @@
 
 namespace qs {
 
-/// Results file format: {"format": "quantscope-results", "version": 2, …}; version 1 files (no
-/// telemetry) still load. See docs/results-format.md.
+/// Results file format: {"format": "quantscope-results", "version": 3, …}; version 1 files (no
+/// telemetry) and version 2 files (no judging) still load. See docs/results-format.md.
 inline constexpr const char* ResultsFormatName = "quantscope-results";
-inline constexpr int ResultsFormatVersion = 2;
+inline constexpr int ResultsFormatVersion = 3;
 
 /// A results (or journal) file that cannot be used. what() names the file, says what is wrong
 /// and what to do, e.g. "run.json: records[12].ttft_any_ms: expected a number or null, found a
@@ -38,11 +38,11 @@ nlohmann::json recordToJson(const RunRecord& record, const std::vector<RunEndpoi
 RunRecord recordFromJson(
     const nlohmann::json& json, const std::vector<RunEndpoint>& endpoints, const std::string& where);
 
-/// Everything but the records and the telemetry's sources and samples (used as the journal's
-/// first line too).
+/// Everything but the records, the telemetry's sources and samples and the judging's verdicts
+/// (used as the journal's first line too). "judging" only when something was judged.
 nlohmann::json headerToJson(const RunResult& result);
 /// Inverse of headerToJson (records left empty); reads a whole "telemetry" member when it has
-/// sources and samples. Throws ResultFileError.
+/// sources and samples, and a whole "judging" member with its verdicts. Throws ResultFileError.
 RunResult headerFromJson(const nlohmann::json& json, const std::string& where);
 
 QByteArray serializeResults(const RunResult& result);

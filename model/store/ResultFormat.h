@@ -38,6 +38,20 @@ inline double roundUs(double ms)
     return std::round(ms * 1000.0) / 1000.0;
 }
 
+/// An ISO 8601 UTC time with milliseconds, or null for an invalid one ("not yet").
+inline json isoTime(const QDateTime& t)
+{
+    return t.isValid() ? json(u8(t.toUTC().toString(Qt::ISODateWithMs))) : json(nullptr);
+}
+
+inline json stringListToJson(const QStringList& list)
+{
+    json a = json::array();
+    for (const QString& s : list)
+        a.push_back(u8(s));
+    return a;
+}
+
 /// Compact, and never throwing on a stray invalid UTF-8 byte in an opaque request body.
 inline std::string dumpCompact(const json& j)
 {

@@ -2,6 +2,7 @@
 // Writing records and whole results files (docs/results-format.md).
 #include "model/core/Clock.h"
 #include "model/core/RecordFields.h"
+#include "model/store/JudgingFields.h"
 #include "model/store/ResultFormat.h"
 #include "model/store/TelemetryFields.h"
 
@@ -28,11 +29,6 @@ json optMs(const std::optional<double>& v)
 template <typename T> json opt(const std::optional<T>& v)
 {
     return v ? json(*v) : json(nullptr);
-}
-
-json isoTime(const QDateTime& t)
-{
-    return t.isValid() ? json(u8(t.toUTC().toString(Qt::ISODateWithMs))) : json(nullptr);
 }
 
 json toJson(const ServerError& e)
@@ -84,14 +80,6 @@ json countSources(const RequestMetrics& m)
         {"cached_prompt_tokens", u8(countSourceId(m.cachedPromptTokens.source))}};
 }
 
-json stringList(const QStringList& list)
-{
-    json a = json::array();
-    for (const QString& s : list)
-        a.push_back(u8(s));
-    return a;
-}
-
 json settingsToJson(const RunSettings& s)
 {
     return {{"warmup", s.warmup < 0 ? json(nullptr) : json(s.warmup)},
@@ -138,7 +126,8 @@ void writeList(std::string& out, const Items& items, const char* indent, ToJson&
 
 /// Writes the file piecewise: `{`, the header members one per line (format and version first,
 /// so the first line identifies the file), then `"telemetry"` with one source and one sample per
-/// line, then `"records": [` with one record per line.
+/// line, then `"judging"` (when something was judged) with one verdict per line, then
+/// `"records": [` with one record per line.
 template <typename Sink> void writeResults(const RunResult& result, Sink&& sink)
 {
     const json header = headerToJson(result);
@@ -150,7 +139,7 @@ template <typename Sink> void writeResults(const RunResult& result, Sink&& sink)
     out += dumpCompact(header["version"]);
     out += ",\n";
     for (const auto& [key, value] : header.items()) {
-        if (key == "format" || key == "version" || key == "telemetry")
+        if (key == "format" || key == "version" || key == "telemetry" || key == "judging")
             continue;
         out += ' ';
         out += dumpCompact(json(key));
@@ -170,7 +159,20 @@ template <typename Sink> void writeResults(const RunResult& result, Sink&& sink)
     out += ",\n  \"samples\": ";
     writeList(
         out, result.telemetry.samples, "   ", [](const TelemetrySample& s) { return sampleToJson(s); }, sink);
-    out += "},\n \"records\": ";
+    out += "},\n";
+    // The judging's run-wide members on its first line, then one verdict per line.
+    if (const auto judging = header.find("judging"); judging != header.end()) {
+        std::string judgingHead = dumpCompact(*judging);
+        judgingHead.pop_back(); // its closing brace: the lists follow
+        out += " \"judging\": ";
+        out += judgingHead;
+        out += ",\n  \"rubric_verdicts\": ";
+        writeList(out, result.judging.rubricVerdicts, "   ", rubricVerdictToJson, sink);
+        out += ",\n  \"pair_verdicts\": ";
+        writeList(out, result.judging.pairVerdicts, "   ", pairVerdictToJson, sink);
+        out += "},\n";
+    }
+    out += " \"records\": ";
     writeList(
         out, result.records, "  ", [&](const RunRecord& r) { return recordToJson(r, result.endpoints); },
         sink);
@@ -224,7 +226,7 @@ nlohmann::json recordToJson(const RunRecord& record, const std::vector<RunEndpoi
     j["token_events"] = m.tokenEvents;
     j["thinking_in_content"] = m.thinkingInContent;
     j["visible_content_offset"] = m.visibleContentOffset;
-    j["notes"] = stringList(m.notes);
+    j["notes"] = stringListToJson(m.notes);
 
     // What came back.
     j["content"] = u8(a.content);
@@ -242,10 +244,10 @@ nlohmann::json recordToJson(const RunRecord& record, const std::vector<RunEndpoi
     j["response_id"] = u8(a.responseId);
     j["model"] = u8(a.model);
     j["system_fingerprint"] = u8(a.systemFingerprint);
-    j["stream"]
-        = {{"saw_done", a.sawDone}, {"truncated_event", a.truncatedEvent}, {"data_events", a.dataEvents},
-            {"empty_events", a.emptyEvents}, {"usage_only_events", a.usageOnlyEvents},
-            {"malformed_events", a.malformedEvents}, {"malformed_samples", stringList(a.malformedSamples)}};
+    j["stream"] = {{"saw_done", a.sawDone}, {"truncated_event", a.truncatedEvent},
+        {"data_events", a.dataEvents}, {"empty_events", a.emptyEvents},
+        {"usage_only_events", a.usageOnlyEvents}, {"malformed_events", a.malformedEvents},
+        {"malformed_samples", stringListToJson(a.malformedSamples)}};
     j["stream_error"] = a.streamError ? toJson(*a.streamError) : json(nullptr);
     j["ok"] = q.ok();
     j["error"] = errorJson(q.failure);
@@ -272,12 +274,15 @@ nlohmann::json recordToJson(const RunRecord& record, const std::vector<RunEndpoi
 
 nlohmann::json headerToJson(const RunResult& result)
 {
-    return {{"format", ResultsFormatName}, {"version", ResultsFormatVersion},
+    json header = {{"format", ResultsFormatName}, {"version", ResultsFormatVersion},
         {"tool_version", u8(result.toolVersion)}, {"host", u8(result.host)},
         {"started_at", isoTime(result.startedAt)}, {"ended_at", isoTime(result.endedAt)},
         {"complete", result.complete}, {"note", u8(result.note)}, {"suite", result.suite},
         {"settings", settingsToJson(result.settings)}, {"endpoints", endpointsToJson(result.endpoints)},
         {"telemetry", telemetryHeaderToJson(result.telemetry)}};
+    if (hasJudging(result.judging))
+        header["judging"] = judgingHeaderToJson(result.judging);
+    return header;
 }
 
 QByteArray serializeResults(const RunResult& result)

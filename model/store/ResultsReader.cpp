@@ -105,8 +105,9 @@ private:
 
     static bool isHeaderKey(const std::string& key)
     {
-        static const char* const keys[] = {"format", "version", "tool_version", "host", "started_at",
-            "ended_at", "complete", "note", "suite", "settings", "endpoints", "telemetry", "journal"};
+        static const char* const keys[]
+            = {"format", "version", "tool_version", "host", "started_at", "ended_at", "complete", "note",
+                "suite", "settings", "endpoints", "telemetry", "judging", "journal"};
         return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
     }
 

@@ -181,12 +181,7 @@ void readSource(TelemetrySource& s, const json& j, const Loc& loc, std::size_t e
     const Fields f(j, loc);
     if (first || f.find("url")) {
         s.url = f.requiredString("url");
-        const int endpoint = f.requiredInteger("endpoint", 0);
-        if (std::size_t(endpoint) >= endpointCount)
-            f.fail("endpoint",
-                std::to_string(endpoint) + " is out of range: the file lists " + std::to_string(endpointCount)
-                    + " endpoints");
-        s.endpoint = endpoint;
+        s.endpoint = f.endpointIndex("endpoint", endpointCount);
         s.kind = kindAt(f);
         s.format = f.string("format");
         s.processStartUnix = f.optNumber("process_start_unix");

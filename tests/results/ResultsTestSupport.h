@@ -2,8 +2,10 @@
 #pragma once
 
 // Builders shared by the result-file and journal tests: realistic records made by feeding SSE
-// chunks through the real StreamAssembler and computeMetrics, and small file helpers.
+// chunks through the real StreamAssembler and computeMetrics, telemetry and judging, and small
+// file helpers.
 
+#include "model/core/Rubric.h"
 #include "model/store/ResultFile.h"
 #include "model/store/RunJournal.h"
 #include "model/wire/RequestMetrics.h"
@@ -409,6 +411,80 @@ inline void expectSameTelemetry(const Telemetry& a, const Telemetry& b)
                 << u << " vs " << v;
         }
     }
+}
+
+/// A judge's exchange as JudgeRunner keeps it: the messages sent, the raw reply, when and how long.
+inline JudgeExchange makeExchange(
+    const QString& reply, const QString& error = {}, double durationMs = 812.125)
+{
+    JudgeExchange e;
+    e.messages = json::array({{{"role", "system"}, {"content", "You are a strict judge. Answer with JSON."}},
+        {{"role", "user"}, {"content", "Answer 1: Tokyo.\nAnswer 2: Kyoto, I think? ünï ✓"}}});
+    e.reply = reply;
+    e.reasoning = error.isEmpty() ? QStringLiteral("Answer 1 is right.") : QString();
+    e.at = QDateTime::fromString(QStringLiteral("2026-03-01T11:00:01.250Z"), Qt::ISODateWithMs);
+    e.durationMs = durationMs;
+    e.error = error;
+    return e;
+}
+
+/// What a judge said about makeResult()'s run: the built-in voice-assistant rubric, a rubric
+/// verdict per endpoint (one failed), and a pair judged in both orders plus a failed one.
+inline Judging makeJudging()
+{
+    Judging j;
+    j.judge.spec = QStringLiteral("http://10.0.0.7:8000,model=qwen3-32b");
+    j.judge.url = QStringLiteral("http://10.0.0.7:8000");
+    j.judge.model = QStringLiteral("qwen3-32b");
+    j.judge.runtime = QStringLiteral("vllm");
+    j.judge.endpointLabel = QStringLiteral("judge 32B");
+    j.judge.simulated = false;
+    j.judge.probe = {{"runtime", "vllm"}, {"models", json::array({"qwen3-32b"})}};
+    j.judge.temperature = 0;
+    j.judge.seed = 4711;
+    j.rubric = loadBuiltinRubric(QStringLiteral("voice-assistant"));
+    j.startedAt = QDateTime::fromString(QStringLiteral("2026-03-01T11:00:00Z"), Qt::ISODate);
+    j.endedAt = QDateTime::fromString(QStringLiteral("2026-03-01T11:02:00.5Z"), Qt::ISODateWithMs);
+    j.complete = true;
+    j.notes = {QStringLiteral("the judge ignores `seed`")};
+
+    RubricVerdict good;
+    good.answer = {0, QStringLiteral("factual"), 1, 1};
+    good.scores = {{QStringLiteral("answers_question"), 5}, {QStringLiteral("correct"), 4},
+        {QStringLiteral("warm_personal"), 2}};
+    good.reason = QStringLiteral("Right, but \"generic\".");
+    good.exchange
+        = makeExchange(QStringLiteral("```json\n{\"scores\": {\"correct\": 4}, \"reason\": \"…\"}\n```"));
+    RubricVerdict failed;
+    failed.answer = {1, QStringLiteral("reasoning"), 3, 4};
+    failed.exchange = makeExchange(
+        QStringLiteral("I think it's fine"), QStringLiteral("the reply is not JSON: I think it's fine"));
+    j.rubricVerdicts = {good, failed};
+
+    PairVerdict first;
+    first.candidate = 1;
+    first.baseline = 0;
+    first.test = QStringLiteral("factual");
+    first.turn = 2;
+    first.iteration = 3;
+    first.candidateFirst = true;
+    first.pick = PairPick::Second;
+    first.reason = QStringLiteral("Answer 2 is warmer.");
+    first.exchange = makeExchange(QStringLiteral("{\"better\": \"2\", \"reason\": \"Answer 2 is warmer.\"}"));
+    PairVerdict swapped = first;
+    swapped.candidateFirst = false;
+    swapped.pick = PairPick::Tie;
+    swapped.reason = QStringLiteral("Both fine.");
+    PairVerdict broken = first;
+    broken.test = QStringLiteral("greeting");
+    broken.pick = PairPick::Failed;
+    broken.reason.clear();
+    broken.exchange = makeExchange(QString(), QStringLiteral("timed out after 120 s"), 120000);
+    PairVerdict firstPick = first;
+    firstPick.test = QStringLiteral("long");
+    firstPick.pick = PairPick::First;
+    j.pairVerdicts = {first, swapped, broken, firstPick};
+    return j;
 }
 
 inline void writeFile(const QString& path, QByteArrayView bytes)
