@@ -157,6 +157,51 @@ void printResources(QTextStream& out, const ResourceReport& report, int width)
     }
 }
 
+/// What an LLM judge said: rubric medians per endpoint and criterion, then the pairwise lines.
+void printJudged(QTextStream& out, const RunResult& result, const JudgedQuality& q, int width)
+{
+    if (!q.judged)
+        return;
+    out << "\nJudged quality (an LLM judge's verdicts: evidence, not ground truth; docs/judging.md) by "
+        << q.judge.model << " at " << q.judge.url << ":\n";
+    const auto label = [&](int endpoint) {
+        return endpoint >= 0 && endpoint < int(result.endpoints.size())
+            ? result.endpoints[std::size_t(endpoint)].endpoint.displayName()
+            : QStringLiteral("#%1").arg(endpoint);
+    };
+    if (q.rubric) {
+        for (const RubricArm& arm : q.rubricArms) {
+            QStringList scores;
+            for (const RubricCriterion& c : q.rubric->criteria)
+                if (const RubricScore* s = q.score(arm.endpoint, c.id); s && s->n > 0)
+                    scores << QStringLiteral("%1 %2").arg(c.id).arg(s->median, 0, 'g', 3);
+            out << QStringLiteral("  %1 rubric \"%2\": %3 (median of 1-5; %4 graded, %5 judge failures)\n")
+                       .arg(label(arm.endpoint), -width)
+                       .arg(q.rubric->id, scores.isEmpty() ? QStringLiteral("-") : scores.join(QStringLiteral(", ")))
+                       .arg(arm.graded)
+                       .arg(arm.failed);
+        }
+    }
+    for (const PairwiseResult& p : q.pairwise) {
+        out << QStringLiteral("  %1 vs %2, blind pairwise: %3 wins, %4 losses, %5 ties (%6 inconsistent) of %7 "
+                              "pairs")
+                   .arg(label(p.candidate), label(p.baseline))
+                   .arg(p.wins)
+                   .arg(p.losses)
+                   .arg(p.ties)
+                   .arg(p.inconsistent)
+                   .arg(p.pairs);
+        if (p.winRate && p.winRateCi)
+            out << QStringLiteral("; win rate %1 %% [%2, %3]")
+                       .arg(*p.winRate * 100, 0, 'f', 0)
+                       .arg(p.winRateCi->lo * 100, 0, 'f', 0)
+                       .arg(p.winRateCi->hi * 100, 0, 'f', 0);
+        if (p.consistency)
+            out << QStringLiteral("; consistency %1 %%").arg(*p.consistency * 100, 0, 'f', 0);
+        out << "; " << (p.winner >= 0 ? QStringLiteral("winner: ") + label(p.winner) : p.verdict) << '\n';
+    }
+}
+
 void printScaling(QTextStream& out, const TurnScaling& scaling)
 {
     if (scaling.endpoints.empty())
@@ -244,6 +289,7 @@ void writeSummaryText(QTextStream& out, const RunResult& result, const Evaluatio
                        .arg(t.windowMs / 1000.0, 0, 'f', 2);
     }
     printResources(out, ev.resources, width);
+    printJudged(out, result, ev.judged, width);
 }
 
 } // namespace qs::app

@@ -100,6 +100,10 @@ struct JudgedQuality {
     const RubricScore* score(int endpoint, const QString& criterion, const QString& test = {}) const;
 };
 
+/// Below this consistency a judge's pairwise verdicts are not trusted: the guardrail
+/// judge_low_consistency fires and a pairwise decision criterion stays inconclusive.
+inline constexpr double MinJudgeConsistency = 0.7;
+
 struct JudgeOptions {
     int minPairs = 10; ///< fewer read pairs → "too_few_pairs", never a winner
 };

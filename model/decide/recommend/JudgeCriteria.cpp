@@ -17,7 +17,7 @@ namespace {
 
 // Below this share of pairs judged the same in both orders, the judge is not trusted (the
 // judge_low_consistency guardrail's threshold, docs/judging.md).
-constexpr double minConsistency = 0.7;
+constexpr double minConsistency = MinJudgeConsistency;
 
 // "the judge (qwen3-32b)"; "The judge …" at the start of a sentence.
 QString judgeName(const JudgedQuality& q, bool sentenceStart = false)
@@ -59,15 +59,6 @@ Judged unmeasured(
     if (c.optional)
         j.result.outcome = Outcome::NotMeasured;
     return j;
-}
-
-const RubricScore* scoreOf(
-    const JudgedQuality& q, int endpoint, const QString& criterion, const QString& test)
-{
-    for (const RubricScore& s : q.rubricScores)
-        if (s.endpoint == endpoint && s.criterion == criterion && s.test == test)
-            return &s;
-    return nullptr;
 }
 
 const RubricArm* rubricArmOf(const JudgedQuality& q, int endpoint)
@@ -145,7 +136,7 @@ Judged judgeRubric(const Arm& arm, const Criterion& c)
     const QString failures = graded && graded->failed > 0
         ? QStringLiteral(", %1 judge failures").arg(graded->failed)
         : QString();
-    const RubricScore* s = scoreOf(q, arm.candidate, c.rubricCriterion, c.test);
+    const RubricScore* s = q.score(arm.candidate, c.rubricCriterion, c.test);
     if (!s || s->n == 0) {
         const QString why = !graded || graded->eligible == 0
             ? QStringLiteral("%1 has no measured, successful answer to grade").arg(arm.candidateLabel)
@@ -161,7 +152,7 @@ Judged judgeRubric(const Arm& arm, const Criterion& c)
                 .arg(c.title, why));
     }
 
-    const RubricScore* base = scoreOf(q, arm.baseline, c.rubricCriterion, c.test);
+    const RubricScore* base = q.score(arm.baseline, c.rubricCriterion, c.test);
     const QString baseText = base && base->n > 0
         ? QStringLiteral("%1: %2").arg(arm.baselineLabel, scoreText(base->median))
         : QString();
@@ -215,10 +206,7 @@ Judged judgePairwise(const Arm& arm, const Criterion& c)
             QStringLiteral("The blind pairwise comparison was not measured (no LLM judge compared the "
                            "answers): ")
                 + pairwiseCommand(arm) + u'.');
-    const PairwiseResult* p = nullptr;
-    for (const PairwiseResult& r : q.pairwise)
-        if (r.candidate == arm.candidate)
-            p = &r;
+    const PairwiseResult* p = q.pairwiseFor(arm.candidate);
     if (!p)
         return unmeasured(c, QStringLiteral("no pairs judged"), required,
             q.pairwise.empty() ? QStringLiteral("The judge compared no pairs (it ran without --pairwise).")

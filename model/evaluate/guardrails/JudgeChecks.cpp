@@ -132,7 +132,7 @@ std::optional<Guardrail> checkJudgeIsAnArm(const Context& ctx)
 
 std::optional<Guardrail> checkJudgeConsistency(const Context& ctx)
 {
-    constexpr double kMinConsistency = 0.7;
+    constexpr double kMinConsistency = MinJudgeConsistency;
     constexpr int kMinPairs = 5;
     Finding found = perPairwise(ctx, [](const PairwiseResult& p) {
         if (p.pairs < kMinPairs || !p.consistency || *p.consistency >= kMinConsistency)
