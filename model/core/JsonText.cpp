@@ -419,6 +419,22 @@ QString didYouMeanHint(const QString& name, const QStringList& known)
     return QString();
 }
 
+QByteArray readBuiltin(const DocumentContext& ctx, const QString& folder, const QString& name,
+    const QStringList& builtins, const QString& noun, const QString& unknownSuffix)
+{
+    if (!builtins.contains(name)) {
+        ctx.raise(QStringLiteral("no built-in ") + noun + QStringLiteral(" named ") + quote(name)
+            + QStringLiteral("; ") + didYouMeanHint(name, builtins) + QStringLiteral("the built-in ") + noun
+            + QStringLiteral("s are: ") + builtins.join(QStringLiteral(", ")) + unknownSuffix);
+        std::abort(); // raise() throws
+    }
+    QFile file(QStringLiteral(":/") + folder + u'/' + name + QStringLiteral(".json"));
+    if (!file.open(QIODevice::ReadOnly))
+        ctx.failFile(QStringLiteral("the built-in ") + noun
+            + QStringLiteral(" is missing from this build (its resources are not linked)"));
+    return file.readAll();
+}
+
 std::optional<QString> builtinNameOf(const QString& nameOrPath, const QStringList& builtins)
 {
     if (builtins.contains(nameOrPath))

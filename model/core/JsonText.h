@@ -95,6 +95,13 @@ void checkEncodable(const DocumentContext& ctx, const nlohmann::json& root);
 QByteArray readFileLimited(
     const DocumentContext& ctx, const QString& path, qint64 maxBytes, const QString& noun);
 
+/// The bytes of the built-in document `name`, the Qt resource ":/FOLDER/NAME.json". A name not in
+/// `builtins` fails through `ctx.raise` with "no built-in NOUN named \"NAME\"; did you mean …? the
+/// built-in NOUNs are: …" followed by `unknownSuffix`; a resource missing from the build with
+/// "SOURCE: the built-in NOUN is missing from this build (its resources are not linked)".
+QByteArray readBuiltin(const DocumentContext& ctx, const QString& folder, const QString& name,
+    const QStringList& builtins, const QString& noun, const QString& unknownSuffix = QString());
+
 /// "did you mean \"NAME\"? " when `name` is close to one of `known`, else empty.
 QString didYouMeanHint(const QString& name, const QStringList& known);
 /// Which built-in `nameOrPath` names ("NAME" or "builtin:NAME"), or nothing when it is a file path.

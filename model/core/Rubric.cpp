@@ -3,8 +3,6 @@
 
 #include "model/core/JsonText.h"
 
-#include <QFile>
-
 namespace qs {
 
 namespace {
@@ -174,17 +172,9 @@ QStringList builtinRubricNames()
 Rubric loadBuiltinRubric(const QString& name)
 {
     const QString source = QStringLiteral("builtin:") + name;
-    if (!builtinNames().contains(name))
-        throw RubricError(QString(QStringLiteral("no built-in rubric named ") + quote(name)
-            + QStringLiteral("; ") + didYouMeanHint(name, builtinNames())
-            + QStringLiteral("the built-in rubrics are: ") + builtinNames().join(QStringLiteral(", "))
-            + QStringLiteral(" (or give the path of a rubric file)"))
-                              .toStdString());
-    QFile file(QStringLiteral(":/judges/") + name + QStringLiteral(".json"));
-    if (!file.open(QIODevice::ReadOnly))
-        rubricContext(source).failFile(
-            QStringLiteral("the built-in rubric is missing from this build (its resources are not linked)"));
-    return parseRubric(parseRubricDocument(file.readAll(), source), source);
+    const QByteArray data = readBuiltin(rubricContext(source), QStringLiteral("judges"), name, builtinNames(),
+        QStringLiteral("rubric"), QStringLiteral(" (or give the path of a rubric file)"));
+    return parseRubric(parseRubricDocument(data, source), source);
 }
 
 Rubric loadRubric(const QString& nameOrPath)

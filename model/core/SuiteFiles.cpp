@@ -2,8 +2,6 @@
 #include "model/core/Suite.h"
 #include "model/core/SuiteReading.h"
 
-#include <QFile>
-
 namespace qs {
 
 namespace {
@@ -13,11 +11,6 @@ using namespace json_text;
 using namespace suite_parse;
 
 constexpr qint64 maxSuiteFileBytes = 16 * 1024 * 1024;
-
-[[noreturn]] void throwAt(const QString& source, const QString& problem)
-{
-    throwError(source + QStringLiteral(": ") + problem);
-}
 
 json parseSuiteDocument(const QByteArray& data, const QString& source)
 {
@@ -49,16 +42,9 @@ QStringList builtinSuiteNames()
 Suite loadBuiltinSuite(const QString& name)
 {
     const QString source = QStringLiteral("builtin:") + name;
-    if (!builtinNames().contains(name)) {
-        const QString hint = didYouMeanHint(name, builtinNames());
-        throwError(QStringLiteral("no built-in suite named ") + quote(name) + QStringLiteral("; ") + hint
-            + QStringLiteral("the built-in suites are: ") + builtinNames().join(QStringLiteral(", ")));
-    }
-    QFile file(QStringLiteral(":/suites/") + name + QStringLiteral(".json"));
-    if (!file.open(QIODevice::ReadOnly))
-        throwAt(source,
-            QStringLiteral("the built-in suite is missing from this build (its resources are not linked)"));
-    return parseSuite(parseSuiteDocument(file.readAll(), source), source);
+    const QByteArray data = readBuiltin(
+        suiteContext(source), QStringLiteral("suites"), name, builtinNames(), QStringLiteral("suite"));
+    return parseSuite(parseSuiteDocument(data, source), source);
 }
 
 Suite loadSuite(const QString& nameOrPath)

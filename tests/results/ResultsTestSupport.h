@@ -487,6 +487,18 @@ inline Judging makeJudging()
     return j;
 }
 
+/// A run's file as JSON, and JSON as file bytes (json::dump sorts the keys: "records" comes before
+/// the header members, which exercises the reader's second pass).
+inline json fileJson(const RunResult& r)
+{
+    return json::parse(serializeResults(r).toStdString());
+}
+
+inline QByteArray bytesOf(const json& j)
+{
+    return QByteArray::fromStdString(j.dump());
+}
+
 inline void writeFile(const QString& path, QByteArrayView bytes)
 {
     QFile f(path);

@@ -20,16 +20,6 @@ RunResult withJudging()
     return r;
 }
 
-json fileJson(const RunResult& r)
-{
-    return json::parse(serializeResults(r).toStdString());
-}
-
-QByteArray bytesOf(const json& j)
-{
-    return QByteArray::fromStdString(j.dump());
-}
-
 void expectSameExchange(const JudgeExchange& a, const JudgeExchange& b)
 {
     EXPECT_EQ(a.messages, b.messages);

@@ -24,16 +24,6 @@ std::string expectParseError(const QByteArray& bytes, Kind kind, std::initialize
     return expectError([&] { parseResults(bytes, QStringLiteral("run.json")); }, kind, needles);
 }
 
-json fileJson(const RunResult& r)
-{
-    return json::parse(serializeResults(r).toStdString());
-}
-
-QByteArray bytesOf(const json& j)
-{
-    return QByteArray::fromStdString(j.dump());
-}
-
 /// The member order Quantscope writes (format, version, header, records last), so records are
 /// converted while parsing; bytesOf() sorts keys, which puts records before the version and
 /// exercises the second pass.

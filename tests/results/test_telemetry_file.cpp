@@ -18,16 +18,6 @@ RunResult withTelemetry()
     return r;
 }
 
-json fileJson(const RunResult& r)
-{
-    return json::parse(serializeResults(r).toStdString());
-}
-
-QByteArray bytesOf(const json& j)
-{
-    return QByteArray::fromStdString(j.dump());
-}
-
 std::string expectParseError(const json& j, Kind kind, std::initializer_list<const char*> needles)
 {
     return expectError([&] { parseResults(bytesOf(j), QStringLiteral("run.json")); }, kind, needles);
