@@ -175,10 +175,6 @@ int judgeAndSave(RunResult& result, const JudgeCliOptions& options, const QStrin
             err << "Resuming the judging in the file (" << sofar.rubricVerdicts.size() << " rubric and "
                 << sofar.pairVerdicts.size() << " pairwise verdicts kept; failed ones are asked again)\n";
     } else {
-        if (!result.judging.empty())
-            err << "note: the file was judged by " << result.judging.judge.model << " at "
-                << result.judging.judge.url
-                << " (or with another rubric); its verdicts are replaced by this judge's\n";
         sofar.judge = request.identity;
         sofar.rubric = options.rubric;
         sofar.startedAt = QDateTime::currentDateTimeUtc();
@@ -246,6 +242,9 @@ int judgeAndSave(RunResult& result, const JudgeCliOptions& options, const QStrin
             err << "note: " << note << '\n';
         if (!judging.complete)
             err << "Run the same command on " << outPath << " to resume.\n";
+        else if (pr.failed > 0)
+            err << "Run the same command on " << outPath << " to ask the failed judgements again (what was "
+                << "read is kept).\n";
         QCoreApplication::exit(exitCode);
     });
     const InterruptWatch interrupts([&] {

@@ -34,6 +34,11 @@ std::optional<int> PairVerdict::preferred() const
 }
 
 
+bool sameJudge(const JudgeIdentity& a, const JudgeIdentity& b)
+{
+    return a.spec == b.spec && a.model == b.model && (a.url == b.url || (a.simulated && b.simulated));
+}
+
 void putVerdict(Judging& judging, RubricVerdict verdict)
 {
     for (RubricVerdict& v : judging.rubricVerdicts)

@@ -107,6 +107,11 @@ struct Judging {
     bool empty() const { return rubricVerdicts.empty() && pairVerdicts.empty() && !rubric; }
 };
 
+/// Whether two identities are the same judge: the same spec and model, and the same URL unless
+/// both are simulated (a simulated judge listens on a fresh loopback port each time). What
+/// resuming and combining files go by.
+bool sameJudge(const JudgeIdentity& a, const JudgeIdentity& b);
+
 /// Puts `verdict` into `judging`, replacing the verdict on the same answer (a failed judgement
 /// retried on resume replaces its failure). Keeps the file order otherwise.
 void putVerdict(Judging& judging, RubricVerdict verdict);

@@ -62,11 +62,6 @@ Evaluation evaluate(
 
 namespace {
 
-bool sameJudge(const JudgeIdentity& a, const JudgeIdentity& b)
-{
-    return a.spec == b.spec && a.url == b.url && a.model == b.model;
-}
-
 QString judgeName(const JudgeIdentity& j)
 {
     const QString model = j.model.isEmpty() ? QStringLiteral("an unnamed model") : j.model;

@@ -132,8 +132,7 @@ SessionStart prepare(const JudgeRequest& request)
 
 bool canResume(const Judging& existing, const JudgeIdentity& judge, const std::optional<Rubric>& rubric)
 {
-    if (existing.judge.spec != judge.spec || existing.judge.url != judge.url
-        || existing.judge.model != judge.model)
+    if (!sameJudge(existing.judge, judge))
         return false;
     // Judging with only one of rubric grading and pairwise adds to the other's verdicts.
     return !existing.rubric || !rubric

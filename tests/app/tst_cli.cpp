@@ -331,7 +331,7 @@ private slots:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QStringList judgeArgs {QStringLiteral("judge"), measured, QStringLiteral("--judge"),
             QStringLiteral("url=sim:judge"), QStringLiteral("--rubric"), QStringLiteral("voice-assistant"),
-            QStringLiteral("--pairwise"), QStringLiteral("Q"), QStringLiteral("--out"), judged};
+            QStringLiteral("--pairwise"), QStringLiteral("Q (simulated)"), QStringLiteral("--out"), judged};
         const Run j = run(judgeArgs, 120000);
         QVERIFY2(j.code == 0, qPrintable(j.err));
         QVERIFY2(j.err.contains(QStringLiteral("Judged: ")), qPrintable(j.err));

@@ -12,6 +12,8 @@
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/ServerCharts.h"
+#include "widgets/decision/DecisionView.h"
+#include "model/decide/Recommendation.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
 #include "widgets/responses/ResponsesView.h"
@@ -20,6 +22,9 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDialog>
+#include <QSpinBox>
+#include <QTimer>
 #include <QFile>
 #include <QMessageBox>
 #include <QMimeData>
@@ -168,6 +173,63 @@ private Q_SLOTS:
                     .toStringList()
                     .contains(QFileInfo(fixture()).absoluteFilePath()));
         QVERIFY(w.windowTitle().contains(QStringLiteral("voice-sim.json")));
+    }
+
+    void judgesTheFileShownAndTheDecisionTabShowsTheReportsVerdict()
+    {
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("judged.json"));
+        QVERIFY(QFile::copy(fixture(), copy));
+        MainWindow w;
+        w.show();
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        w.openFiles({copy});
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(waitForEvaluated(w));
+        auto* decision = qobject_cast<DecisionView*>(w.viewWidget(QStringLiteral("decision")));
+        QVERIFY(decision);
+        QVERIFY(decision->selectProfile(QStringLiteral("voice-assistant")));
+
+        // The dialog's defaults: the simulated judge, the voice-assistant rubric, pairwise against
+        // the baseline. Accept it as a user would, with more judgements in flight.
+        QTimer::singleShot(0, [] {
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (auto* dialog = qobject_cast<QDialog*>(top); dialog && dialog->isVisible()) {
+                    dialog->findChild<QSpinBox*>()->setValue(8);
+                    dialog->accept();
+                }
+        });
+        QAction* judge = actionNamed(w, QStringLiteral("&Judge the answers…"));
+        QVERIFY(judge && judge->isEnabled());
+        QSignalSpy saved(&w, &MainWindow::saveFinished);
+        judge->trigger();
+        QVERIFY(QTest::qWaitFor([&] { return !actionNamed(w, QStringLiteral("&Run"))->isEnabled(); }, 10000));
+        // Verdicts reach the views while the judge works, and the file at the end.
+        QVERIFY(saved.wait(180000));
+        QCOMPARE(saved.first().at(0).toBool(), true);
+        QVERIFY(actionNamed(w, QStringLiteral("&Run"))->isEnabled());
+        const RunResult onDisk = loadResults(copy);
+        QVERIFY(onDisk.judging.complete);
+        QCOMPARE(onDisk.judging.judge.model, QStringLiteral("sim-judge-heuristic"));
+        QVERIFY(!onDisk.judging.pairVerdicts.empty());
+        QCOMPARE(onDisk.records.size(), std::size_t(88));
+
+        // The Decision tab says what `quantscope report` would: recommend() on the full evaluation.
+        QVERIFY(QTest::qWaitFor([&] { return w.data().result->judging.complete && w.data().evaluation
+                                          && w.data().evaluation->hasComparison; },
+            60000));
+        const Evaluation ev = evaluate(*w.data().result, w.baseline());
+        const auto recs = recommend(*w.data().result, ev, loadBuiltinDecisionProfile(QStringLiteral("voice-assistant")));
+        QVERIFY(!recs.empty());
+        QVERIFY(decision->recommendation());
+        QCOMPARE(decision->headline(), recs.front().headline);
+        bool judgedCriterion = false;
+        for (const CriterionResult& c : decision->recommendation()->criteria)
+            if (c.criterion.id == u"judged_not_worse") {
+                judgedCriterion = true;
+                QVERIFY2(c.outcome != CriterionResult::Outcome::NotMeasured, qPrintable(c.explanation));
+            }
+        QVERIFY(judgedCriterion);
     }
 
     void comparesTwoFilesSideBySide()

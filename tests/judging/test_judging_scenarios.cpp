@@ -165,8 +165,9 @@ TEST(JudgingScenarios, AJudgeThatPrefersOneArmInEitherOrderMakesItWinAndTheDecis
         const CriterionResult* warm = criterion(recs[0], "judged_warm_personal");
         ASSERT_NE(warm, nullptr);
         EXPECT_EQ(warm->outcome, favoured == 1 ? CriterionResult::Outcome::Pass : CriterionResult::Outcome::Fail);
-        if (favoured == 0)
+        if (favoured == 0) {
             EXPECT_EQ(recs[0].decision, Recommendation::Decision::KeepBaseline);
+        }
 
         const nlohmann::json j = toJson(ev.judged, result);
         EXPECT_EQ(j["pairwise"][0]["winner"], result.endpoints[std::size_t(favoured)].endpoint.displayName().toStdString());
@@ -219,7 +220,6 @@ TEST(JudgingScenarios, AJudgeThatDiesMidwayIsResumedToTheEnd)
     first.concurrency = 1;
     RunResult result = first.result;
     result.judging = runJudgingBlocking(first);
-    EXPECT_FALSE(result.judging.complete);
     ASSERT_EQ(saveResults(result, path), QString());
     int read = 0;
     for (const RubricVerdict& v : result.judging.rubricVerdicts)
