@@ -46,7 +46,8 @@ QString endpointList(const RunResult& result)
 
 } // namespace
 
-JudgeIdentity judgeIdentity(const QString& spec, const RunEndpoint& resolved, const ProbeResult& probe, qint64 seed)
+JudgeIdentity judgeIdentity(
+    const QString& spec, const RunEndpoint& resolved, const ProbeResult& probe, qint64 seed)
 {
     JudgeIdentity id;
     id.spec = spec;
@@ -66,11 +67,13 @@ void addJudgeOptions(QCommandLineParser& p)
     const auto opt = [&](const char* name, const char* help, const char* value) {
         p.addOption({QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value)});
     };
-    opt("judge", "The judge: an OpenAI-compatible endpoint, SPEC as for run --endpoint (url=sim:judge is a "
-                 "built-in simulated judge).",
+    opt("judge",
+        "The judge: an OpenAI-compatible endpoint, SPEC as for run --endpoint (url=sim:judge is a "
+        "built-in simulated judge).",
         "SPEC");
-    opt("rubric", "Grade every answer 1-5 on a rubric: a built-in name (voice-assistant, general) or a rubric "
-                  "file (docs/judging.md).",
+    opt("rubric",
+        "Grade every answer 1-5 on a rubric: a built-in name (voice-assistant, general) or a rubric "
+        "file (docs/judging.md).",
         "NAME|FILE");
     opt("pairwise", "Compare every other endpoint with this one, answer by answer, blind and in both orders.",
         "BASELINE");
@@ -117,7 +120,8 @@ std::optional<JudgeCliOptions> judgeOptionsFrom(const QCommandLineParser& p, QSt
     return o;
 }
 
-int judgeAndSave(RunResult& result, const JudgeCliOptions& options, const QString& outPath, const char* command)
+int judgeAndSave(
+    RunResult& result, const JudgeCliOptions& options, const QString& outPath, const char* command)
 {
     QTextStream err(stderr);
     const QString name = QStringLiteral("quantscope ") + QString::fromLatin1(command);
@@ -134,7 +138,8 @@ int judgeAndSave(RunResult& result, const JudgeCliOptions& options, const QStrin
         const int baseline = findEndpoint(result, options.pairwiseBaseline);
         if (baseline < 0) {
             err << name << ": --pairwise \"" << options.pairwiseBaseline
-                << "\" names no endpoint of the file; give an index or a label: " << endpointList(result) << '\n';
+                << "\" names no endpoint of the file; give an index or a label: " << endpointList(result)
+                << '\n';
             return 2;
         }
         if (result.endpoints.size() < 2) {
@@ -193,7 +198,8 @@ int judgeAndSave(RunResult& result, const JudgeCliOptions& options, const QStrin
         const QString saveError = saveResults(copy, outPath);
         if (!saveError.isEmpty() && !saveFailed) {
             saveFailed = true;
-            err << (tty ? "\r\033[K" : "") << name << ": could not save " << outPath << ": " << saveError << '\n';
+            err << (tty ? "\r\033[K" : "") << name << ": could not save " << outPath << ": " << saveError
+                << '\n';
         }
         sinceSave.restart();
     };
@@ -226,27 +232,30 @@ int judgeAndSave(RunResult& result, const JudgeCliOptions& options, const QStrin
         exitCode = 1;
         QCoreApplication::exit(exitCode);
     });
-    QObject::connect(&controller, &JudgeController::finished, [&](const Judging& judging, const JudgeProgress& pr) {
-        if (tty && !options.quiet)
-            err << "\r\033[K";
-        save(judging);
-        result.judging = judging;
-        if (saveFailed)
-            exitCode = 1;
-        err << (judging.complete ? "Judged: " : "Stopped: ") << pr.done << " judgements (" << pr.failed
-            << " judge failures)";
-        if (pr.resumed)
-            err << ", " << pr.resumed << " kept from before";
-        err << (saveFailed ? QStringLiteral(", NOT saved") : QStringLiteral(", saved to ") + outPath) << '\n';
-        for (const QString& note : judging.notes)
-            err << "note: " << note << '\n';
-        if (!judging.complete)
-            err << "Run the same command on " << outPath << " to resume.\n";
-        else if (pr.failed > 0)
-            err << "Run the same command on " << outPath << " to ask the failed judgements again (what was "
-                << "read is kept).\n";
-        QCoreApplication::exit(exitCode);
-    });
+    QObject::connect(
+        &controller, &JudgeController::finished, [&](const Judging& judging, const JudgeProgress& pr) {
+            if (tty && !options.quiet)
+                err << "\r\033[K";
+            save(judging);
+            result.judging = judging;
+            if (saveFailed)
+                exitCode = 1;
+            err << (judging.complete ? "Judged: " : "Stopped: ") << pr.done << " judgements (" << pr.failed
+                << " judge failures)";
+            if (pr.resumed)
+                err << ", " << pr.resumed << " kept from before";
+            err << (saveFailed ? QStringLiteral(", NOT saved") : QStringLiteral(", saved to ") + outPath)
+                << '\n';
+            for (const QString& note : judging.notes)
+                err << "note: " << note << '\n';
+            if (!judging.complete)
+                err << "Run the same command on " << outPath << " to resume.\n";
+            else if (pr.failed > 0)
+                err << "Run the same command on " << outPath
+                    << " to ask the failed judgements again (what was "
+                    << "read is kept).\n";
+            QCoreApplication::exit(exitCode);
+        });
     const InterruptWatch interrupts([&] {
         if (!controller.running())
             return;
@@ -274,9 +283,11 @@ int runJudge(const QStringList& args)
         "Every prompt and raw reply is saved with the results. Several FILEs are combined as in the "
         "dashboard. Interrupted, the same command resumes where it stopped."));
     p.addHelpOption();
-    p.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Results files (one or more)."), QStringLiteral("FILE…"));
+    p.addPositionalArgument(
+        QStringLiteral("FILE"), QStringLiteral("Results files (one or more)."), QStringLiteral("FILE…"));
     addJudgeOptions(p);
-    p.addOption({QStringLiteral("out"), QStringLiteral("Results file to write, with the verdicts (may be FILE itself)."),
+    p.addOption({QStringLiteral("out"),
+        QStringLiteral("Results file to write, with the verdicts (may be FILE itself)."),
         QStringLiteral("FILE")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress output.")});
     if (const int rc = parseSubcommand(p, "judge", args); rc >= 0)

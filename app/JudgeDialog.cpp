@@ -17,7 +17,8 @@ constexpr int NoRubric = -1;
 constexpr int FileRubric = -2;
 } // namespace
 
-JudgeDialog::JudgeDialog(const QStringList& endpointSpecs, const QString& baselineLabel, int baseline, QWidget* parent)
+JudgeDialog::JudgeDialog(
+    const QStringList& endpointSpecs, const QString& baselineLabel, int baseline, QWidget* parent)
     : QDialog(parent)
     , m_judge(new QComboBox(this))
     , m_rubric(new QComboBox(this))
@@ -41,8 +42,9 @@ JudgeDialog::JudgeDialog(const QStringList& endpointSpecs, const QString& baseli
         m_rubric->addItem(rubrics[i], i);
     m_rubric->addItem(QStringLiteral("No rubric grading"), NoRubric);
     m_rubric->addItem(QStringLiteral("Rubric file…"), FileRubric);
-    m_pairwise->setText(QStringLiteral("Compare every endpoint with %1, answer by answer (blind, both orders)")
-                            .arg(baselineLabel));
+    m_pairwise->setText(
+        QStringLiteral("Compare every endpoint with %1, answer by answer (blind, both orders)")
+            .arg(baselineLabel));
     m_pairwise->setChecked(!baselineLabel.isEmpty());
     m_pairwise->setEnabled(!baselineLabel.isEmpty());
     m_concurrency->setRange(1, 16);
@@ -83,7 +85,8 @@ void JudgeDialog::chooseRubricFile()
     }
     try {
         m_fileRubric = loadRubricFile(path);
-        m_rubric->setItemText(m_rubric->currentIndex(), QStringLiteral("Rubric file: %1").arg(m_fileRubric->id));
+        m_rubric->setItemText(
+            m_rubric->currentIndex(), QStringLiteral("Rubric file: %1").arg(m_fileRubric->id));
         m_problem->clear();
     } catch (const RubricError& e) {
         m_fileRubric.reset();

@@ -23,7 +23,8 @@ public:
     /// `endpointSpecs`: the compared endpoints' URLs, offered as judges (with a self-preference
     /// warning); `baselineLabel`: what --pairwise would compare against (empty: one endpoint, no
     /// pairwise comparison).
-    JudgeDialog(const QStringList& endpointSpecs, const QString& baselineLabel, int baseline, QWidget* parent = nullptr);
+    JudgeDialog(const QStringList& endpointSpecs, const QString& baselineLabel, int baseline,
+        QWidget* parent = nullptr);
 
     /// The setup, once accepted.
     JudgeSetup setup() const;

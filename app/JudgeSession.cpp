@@ -26,19 +26,21 @@ JudgeSession::JudgeSession(QObject* parent)
         m_running = false;
         Q_EMIT failed(message);
     });
-    connect(m_controller, &JudgeController::finished, this, [this](const Judging& judging, const JudgeProgress& p) {
-        m_running = false;
-        m_sofar = judging;
-        auto judged = std::make_shared<RunResult>(*m_result);
-        judged->judging = judging;
-        QString message = QStringLiteral("%1 %2 judgements (%3 judge failures)")
-                              .arg(judging.complete ? QStringLiteral("Judged") : QStringLiteral("Stopped after"))
-                              .arg(p.done)
-                              .arg(p.failed);
-        if (!judging.complete)
-            message += QStringLiteral("; judge again with the same judge to resume");
-        Q_EMIT finished(std::move(judged), message);
-    });
+    connect(m_controller, &JudgeController::finished, this,
+        [this](const Judging& judging, const JudgeProgress& p) {
+            m_running = false;
+            m_sofar = judging;
+            auto judged = std::make_shared<RunResult>(*m_result);
+            judged->judging = judging;
+            QString message
+                = QStringLiteral("%1 %2 judgements (%3 judge failures)")
+                      .arg(judging.complete ? QStringLiteral("Judged") : QStringLiteral("Stopped after"))
+                      .arg(p.done)
+                      .arg(p.failed);
+            if (!judging.complete)
+                message += QStringLiteral("; judge again with the same judge to resume");
+            Q_EMIT finished(std::move(judged), message);
+        });
 }
 
 JudgeSession::~JudgeSession() = default;
@@ -70,7 +72,8 @@ void JudgeSession::start(std::shared_ptr<const RunResult> result, JudgeSetup set
         watcher->deleteLater();
     });
     // probeBlocking runs its own event loop on a pool thread; the GUI thread only gets the value.
-    watcher->setFuture(QtConcurrent::run([endpoint = m_judge.endpoint] { return probeBlocking(endpoint, 1); }));
+    watcher->setFuture(
+        QtConcurrent::run([endpoint = m_judge.endpoint] { return probeBlocking(endpoint, 1); }));
 }
 
 void JudgeSession::onProbed(const ProbeResult& probe)
@@ -82,8 +85,9 @@ void JudgeSession::onProbed(const ProbeResult& probe)
     }
     if (probe.failure.isFailure()) {
         m_running = false;
-        Q_EMIT failed(QStringLiteral("The judge at %1 cannot be used: %2 %3")
-                          .arg(m_judge.endpoint.baseUrl.toString(), probe.failure.summary, probe.failure.advice));
+        Q_EMIT failed(
+            QStringLiteral("The judge at %1 cannot be used: %2 %3")
+                .arg(m_judge.endpoint.baseUrl.toString(), probe.failure.summary, probe.failure.advice));
         return;
     }
     JudgeRequest request;

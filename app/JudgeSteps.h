@@ -32,13 +32,15 @@ void addJudgeOptions(QCommandLineParser& parser);
 std::optional<JudgeCliOptions> judgeOptionsFrom(const QCommandLineParser& parser, QString& error);
 
 /// The judge's identity from what was asked (`spec`), what it resolved to and what its probe found.
-JudgeIdentity judgeIdentity(const QString& spec, const RunEndpoint& resolved, const ProbeResult& probe, qint64 seed);
+JudgeIdentity judgeIdentity(
+    const QString& spec, const RunEndpoint& resolved, const ProbeResult& probe, qint64 seed);
 
 /// Judges `result` with the judge `options` name, printing progress to stderr, and saves it to
 /// `outPath` every few seconds and at the end (so a killed judging keeps what was judged, and the
 /// same command resumes it). Ctrl+C stops cleanly. Returns the exit code: 0 judged (failures of
 /// single judgements are part of the result and are counted), 1 the judge could not be used or
 /// the file not written, 2 a wrong argument (e.g. --pairwise names no endpoint).
-int judgeAndSave(RunResult& result, const JudgeCliOptions& options, const QString& outPath, const char* command);
+int judgeAndSave(
+    RunResult& result, const JudgeCliOptions& options, const QString& outPath, const char* command);
 
 } // namespace qs::app

@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: judging the results shown with an LLM judge (the Judge dialog, JudgeSession), and
 // the Decision tab's profile files.
+#include "app/EvaluationScheduler.h"
+#include "app/FileSession.h"
 #include "app/JudgeDialog.h"
 #include "app/JudgeSession.h"
 #include "app/MainWindow.h"
-#include "app/EvaluationScheduler.h"
-#include "app/FileSession.h"
-
 #include "model/decide/DecisionProfile.h"
 #include "model/store/ResultFile.h"
 #include "widgets/decision/DecisionView.h"
 
 #include <QAction>
 #include <QFileDialog>
-#include <QMessageBox>
 #include <QFutureWatcher>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStatusBar>
@@ -57,9 +56,8 @@ void MainWindow::wireJudging()
     connect(m_judge, &JudgeSession::progress, this, [this](const JudgeProgress& p) {
         m_judgeProgress->setRange(0, std::max(1, p.total));
         m_judgeProgress->setValue(p.done);
-        m_judgeProgress->setToolTip(QStringLiteral("%1 judge failures; %2 verdicts kept from before")
-                                        .arg(p.failed)
-                                        .arg(p.resumed));
+        m_judgeProgress->setToolTip(
+            QStringLiteral("%1 judge failures; %2 verdicts kept from before").arg(p.failed).arg(p.resumed));
     });
     // The verdicts so far reach the views about once a second (medians only: the intervals
     // come once judging ends).
@@ -91,7 +89,8 @@ void MainWindow::wireJudging()
                     m_files->save(result, m_judgedFile);
                     statusBar()->showMessage(message + QStringLiteral("; saving into ") + m_judgedFile);
                 } else {
-                    statusBar()->showMessage(message + QStringLiteral("; use File ▸ Save As to keep the verdicts"));
+                    statusBar()->showMessage(
+                        message + QStringLiteral("; use File ▸ Save As to keep the verdicts"));
                 }
             } else if (!m_judgedFile.isEmpty()) {
                 // Other results are shown now: save beside them without making this file current.
@@ -100,13 +99,16 @@ void MainWindow::wireJudging()
                     const QString error = watcher->result();
                     statusBar()->showMessage(error.isEmpty()
                             ? message + QStringLiteral("; saved into ") + m_judgedFile
-                            : QStringLiteral("The verdicts could not be saved into %1: %2").arg(m_judgedFile, error));
+                            : QStringLiteral("The verdicts could not be saved into %1: %2")
+                                  .arg(m_judgedFile, error));
                     watcher->deleteLater();
                 });
-                watcher->setFuture(QtConcurrent::run([result, path = m_judgedFile] { return saveResults(*result, path); }));
+                watcher->setFuture(
+                    QtConcurrent::run([result, path = m_judgedFile] { return saveResults(*result, path); }));
             } else {
-                statusBar()->showMessage(message + QStringLiteral(" — other results are shown now; the verdicts "
-                                                                  "of the unsaved results were dropped"));
+                statusBar()->showMessage(message
+                    + QStringLiteral(" — other results are shown now; the verdicts "
+                                     "of the unsaved results were dropped"));
             }
             m_judgedShown.reset();
             updateActions();

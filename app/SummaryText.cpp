@@ -177,14 +177,16 @@ void printJudged(QTextStream& out, const RunResult& result, const JudgedQuality&
                     scores << QStringLiteral("%1 %2").arg(c.id).arg(s->median, 0, 'g', 3);
             out << QStringLiteral("  %1 rubric \"%2\": %3 (median of 1-5; %4 graded, %5 judge failures)\n")
                        .arg(label(arm.endpoint), -width)
-                       .arg(q.rubric->id, scores.isEmpty() ? QStringLiteral("-") : scores.join(QStringLiteral(", ")))
+                       .arg(q.rubric->id,
+                           scores.isEmpty() ? QStringLiteral("-") : scores.join(QStringLiteral(", ")))
                        .arg(arm.graded)
                        .arg(arm.failed);
         }
     }
     for (const PairwiseResult& p : q.pairwise) {
-        out << QStringLiteral("  %1 vs %2, blind pairwise: %3 wins, %4 losses, %5 ties (%6 inconsistent) of %7 "
-                              "pairs")
+        out << QStringLiteral(
+            "  %1 vs %2, blind pairwise: %3 wins, %4 losses, %5 ties (%6 inconsistent) of %7 "
+            "pairs")
                    .arg(label(p.candidate), label(p.baseline))
                    .arg(p.wins)
                    .arg(p.losses)
@@ -192,12 +194,12 @@ void printJudged(QTextStream& out, const RunResult& result, const JudgedQuality&
                    .arg(p.inconsistent)
                    .arg(p.pairs);
         if (p.winRate && p.winRateCi)
-            out << QStringLiteral("; win rate %1 %% [%2, %3]")
+            out << QStringLiteral("; win rate %1 % [%2, %3]")
                        .arg(*p.winRate * 100, 0, 'f', 0)
                        .arg(p.winRateCi->lo * 100, 0, 'f', 0)
                        .arg(p.winRateCi->hi * 100, 0, 'f', 0);
         if (p.consistency)
-            out << QStringLiteral("; consistency %1 %%").arg(*p.consistency * 100, 0, 'f', 0);
+            out << QStringLiteral("; consistency %1 %").arg(*p.consistency * 100, 0, 'f', 0);
         out << "; " << (p.winner >= 0 ? QStringLiteral("winner: ") + label(p.winner) : p.verdict) << '\n';
     }
 }

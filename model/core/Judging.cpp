@@ -33,7 +33,6 @@ std::optional<int> PairVerdict::preferred() const
     return std::nullopt;
 }
 
-
 bool sameJudge(const JudgeIdentity& a, const JudgeIdentity& b)
 {
     return a.spec == b.spec && a.model == b.model && (a.url == b.url || (a.simulated && b.simulated));

@@ -6,8 +6,8 @@
 
 #include <QString>
 #include <QStringList>
-#include <nlohmann/json.hpp>
 #include <array>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
 

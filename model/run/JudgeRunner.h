@@ -71,8 +71,8 @@ private:
 
 /// Runs a judging to completion on the calling thread (local event loop), for the CLI and tests.
 /// `onProgress` is called on the calling thread after every verdict with the judging so far.
-Judging runJudgingBlocking(JudgeRequest request,
-    const std::function<void(const JudgeProgress&, const Judging&)>& onProgress = {});
+Judging runJudgingBlocking(
+    JudgeRequest request, const std::function<void(const JudgeProgress&, const Judging&)>& onProgress = {});
 
 } // namespace qs
 

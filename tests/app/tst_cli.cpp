@@ -323,11 +323,12 @@ private slots:
         QTemporaryDir dir;
         const QString measured = dir.filePath(QStringLiteral("r.json"));
         const QString judged = dir.filePath(QStringLiteral("judged.json"));
-        const Run r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
-                              QStringLiteral("--endpoint"), QStringLiteral("name=Q,url=sim:q4km-like"),
-                              QStringLiteral("--endpoint"), QStringLiteral("name=N,url=sim:nvfp4-like"),
-                              QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--out"), measured},
-            120000);
+        const Run r
+            = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+                      QStringLiteral("--endpoint"), QStringLiteral("name=Q,url=sim:q4km-like"),
+                      QStringLiteral("--endpoint"), QStringLiteral("name=N,url=sim:nvfp4-like"),
+                      QStringLiteral("--runs"), QStringLiteral("3"), QStringLiteral("--out"), measured},
+                120000);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         const QStringList judgeArgs {QStringLiteral("judge"), measured, QStringLiteral("--judge"),
             QStringLiteral("url=sim:judge"), QStringLiteral("--rubric"), QStringLiteral("voice-assistant"),
@@ -338,7 +339,8 @@ private slots:
 
         const Run s = run({QStringLiteral("summary"), judged, QStringLiteral("--json")});
         QCOMPARE(s.code, 0);
-        const QJsonObject judge = QJsonDocument::fromJson(s.out.toUtf8()).object().value(QStringLiteral("judge")).toObject();
+        const QJsonObject judge
+            = QJsonDocument::fromJson(s.out.toUtf8()).object().value(QStringLiteral("judge")).toObject();
         QCOMPARE(judge.value(QStringLiteral("judge")).toObject().value(QStringLiteral("model")).toString(),
             QStringLiteral("sim-judge-heuristic"));
         QCOMPARE(judge.value(QStringLiteral("rubric")).toArray().size(), 2);
@@ -349,7 +351,8 @@ private slots:
         QCOMPARE(pair.value(QStringLiteral("baseline")).toString(), QStringLiteral("Q (simulated)"));
         QCOMPARE(pair.value(QStringLiteral("pairs")).toInt(), 6); // 2 tests × 3 runs
         const Run text = run({QStringLiteral("summary"), judged});
-        QVERIFY2(text.out.contains(QStringLiteral("Judged quality")) && text.out.contains(QStringLiteral("blind pairwise")),
+        QVERIFY2(text.out.contains(QStringLiteral("Judged quality"))
+                && text.out.contains(QStringLiteral("blind pairwise")),
             qPrintable(text.out));
         // The measured file is untouched; the judged one still has every record.
         const Run plain = run({QStringLiteral("summary"), measured, QStringLiteral("--json")});
@@ -360,7 +363,8 @@ private slots:
         againArgs[1] = judged;
         const Run again = run(againArgs, 120000);
         QVERIFY2(again.code == 0, qPrintable(again.err));
-        QVERIFY2(again.err.contains(QStringLiteral("Resuming")) && again.err.contains(QStringLiteral("Judged: 0 judgements")),
+        QVERIFY2(again.err.contains(QStringLiteral("Resuming"))
+                && again.err.contains(QStringLiteral("Judged: 0 judgements")),
             qPrintable(again.err));
 
         // Wrong command lines exit 2 and say what to type; a dead judge exits 1 and changes nothing.
@@ -368,16 +372,17 @@ private slots:
             QStringLiteral("url=sim:judge"), QStringLiteral("--out"), judged});
         QCOMPARE(noJob.code, 2);
         QVERIFY2(noJob.err.contains(QStringLiteral("--rubric NAME|FILE")), qPrintable(noJob.err));
-        const Run badRubric = run({QStringLiteral("judge"), measured, QStringLiteral("--judge"),
-            QStringLiteral("url=sim:judge"), QStringLiteral("--rubric"), QStringLiteral("nosuch"),
-            QStringLiteral("--out"), judged});
+        const Run badRubric = run(
+            {QStringLiteral("judge"), measured, QStringLiteral("--judge"), QStringLiteral("url=sim:judge"),
+                QStringLiteral("--rubric"), QStringLiteral("nosuch"), QStringLiteral("--out"), judged});
         QCOMPARE(badRubric.code, 2);
         QVERIFY2(badRubric.err.contains(QStringLiteral("bad rubric")), qPrintable(badRubric.err));
-        const Run badBaseline = run({QStringLiteral("judge"), measured, QStringLiteral("--judge"),
-            QStringLiteral("url=sim:judge"), QStringLiteral("--pairwise"), QStringLiteral("Z"),
-            QStringLiteral("--out"), judged});
+        const Run badBaseline = run(
+            {QStringLiteral("judge"), measured, QStringLiteral("--judge"), QStringLiteral("url=sim:judge"),
+                QStringLiteral("--pairwise"), QStringLiteral("Z"), QStringLiteral("--out"), judged});
         QCOMPARE(badBaseline.code, 2);
-        QVERIFY2(badBaseline.err.contains(QStringLiteral("0 \"Q (simulated)\"")), qPrintable(badBaseline.err));
+        QVERIFY2(
+            badBaseline.err.contains(QStringLiteral("0 \"Q (simulated)\"")), qPrintable(badBaseline.err));
         const QString dead = dir.filePath(QStringLiteral("dead.json"));
         const Run deadJudge = run({QStringLiteral("judge"), measured, QStringLiteral("--judge"),
             QStringLiteral("url=http://127.0.0.1:1"), QStringLiteral("--pairwise"), QStringLiteral("0"),

@@ -6,6 +6,7 @@
 #include "app/DashboardViews.h"
 #include "app/MainWindow.h"
 #include "app/RunSession.h"
+#include "model/decide/Recommendation.h"
 #include "model/store/ResultFile.h"
 #include "tests/support/EventLoopProbe.h"
 #include "tests/widgets/WidgetTestSupport.h"
@@ -13,7 +14,6 @@
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/ServerCharts.h"
 #include "widgets/decision/DecisionView.h"
-#include "model/decide/Recommendation.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
 #include "widgets/responses/ResponsesView.h"
@@ -23,17 +23,17 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDialog>
-#include <QSpinBox>
-#include <QTimer>
 #include <QFile>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace qs;
 using qs::app::MainWindow;
@@ -215,11 +215,15 @@ private Q_SLOTS:
         QCOMPARE(onDisk.records.size(), std::size_t(88));
 
         // The Decision tab says what `quantscope report` would: recommend() on the full evaluation.
-        QVERIFY(QTest::qWaitFor([&] { return w.data().result->judging.complete && w.data().evaluation
-                                          && w.data().evaluation->hasComparison; },
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return w.data().result->judging.complete && w.data().evaluation
+                    && w.data().evaluation->hasComparison;
+            },
             60000));
         const Evaluation ev = evaluate(*w.data().result, w.baseline());
-        const auto recs = recommend(*w.data().result, ev, loadBuiltinDecisionProfile(QStringLiteral("voice-assistant")));
+        const auto recs
+            = recommend(*w.data().result, ev, loadBuiltinDecisionProfile(QStringLiteral("voice-assistant")));
         QVERIFY(!recs.empty());
         QVERIFY(decision->recommendation());
         QCOMPARE(decision->headline(), recs.front().headline);

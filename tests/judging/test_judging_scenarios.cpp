@@ -156,7 +156,8 @@ TEST(JudgingScenarios, AJudgeThatPrefersOneArmInEitherOrderMakesItWinAndTheDecis
         EXPECT_EQ(favouredScore->median, 5);
         EXPECT_EQ(otherScore->median, 2);
 
-        const auto recs = recommend(result, ev, loadBuiltinDecisionProfile(QStringLiteral("voice-assistant")));
+        const auto recs
+            = recommend(result, ev, loadBuiltinDecisionProfile(QStringLiteral("voice-assistant")));
         ASSERT_EQ(recs.size(), 1u);
         const CriterionResult* notWorse = criterion(recs[0], "judged_not_worse");
         ASSERT_NE(notWorse, nullptr);
@@ -164,13 +165,15 @@ TEST(JudgingScenarios, AJudgeThatPrefersOneArmInEitherOrderMakesItWinAndTheDecis
             favoured == 1 ? CriterionResult::Outcome::Pass : CriterionResult::Outcome::Fail);
         const CriterionResult* warm = criterion(recs[0], "judged_warm_personal");
         ASSERT_NE(warm, nullptr);
-        EXPECT_EQ(warm->outcome, favoured == 1 ? CriterionResult::Outcome::Pass : CriterionResult::Outcome::Fail);
+        EXPECT_EQ(
+            warm->outcome, favoured == 1 ? CriterionResult::Outcome::Pass : CriterionResult::Outcome::Fail);
         if (favoured == 0) {
             EXPECT_EQ(recs[0].decision, Recommendation::Decision::KeepBaseline);
         }
 
         const nlohmann::json j = toJson(ev.judged, result);
-        EXPECT_EQ(j["pairwise"][0]["winner"], result.endpoints[std::size_t(favoured)].endpoint.displayName().toStdString());
+        EXPECT_EQ(j["pairwise"][0]["winner"],
+            result.endpoints[std::size_t(favoured)].endpoint.displayName().toStdString());
     }
 }
 
@@ -195,7 +198,8 @@ TEST(JudgingScenarios, AGarbageJudgeLeavesJudgeFailedAndKeepsEveryMeasurement)
     // Every latency measurement is as it was.
     ASSERT_EQ(result.records.size(), before.records.size());
     for (std::size_t i = 0; i < before.records.size(); ++i) {
-        EXPECT_EQ(result.records[i].request.metrics.ttftVisibleMs, before.records[i].request.metrics.ttftVisibleMs);
+        EXPECT_EQ(
+            result.records[i].request.metrics.ttftVisibleMs, before.records[i].request.metrics.ttftVisibleMs);
         EXPECT_EQ(result.records[i].request.response.content, before.records[i].request.response.content);
     }
     const Evaluation ev = evaluate(result, 0);
