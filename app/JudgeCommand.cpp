@@ -250,10 +250,6 @@ int judgeAndSave(
                 err << "note: " << note << '\n';
             if (!judging.complete)
                 err << "Run the same command on " << outPath << " to resume.\n";
-            else if (pr.failed > 0)
-                err << "Run the same command on " << outPath
-                    << " to ask the failed judgements again (what was "
-                    << "read is kept).\n";
             QCoreApplication::exit(exitCode);
         });
     const InterruptWatch interrupts([&] {

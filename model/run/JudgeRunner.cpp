@@ -142,7 +142,7 @@ bool canResume(const Judging& existing, const JudgeIdentity& judge, const std::o
 /// Runs one judging session in its thread: `concurrency` slots, each a StreamingClient with a
 /// per-judgement timer. Reports through callbacks called in its own thread (the controller
 /// forwards them queued; runJudgingBlocking calls them directly).
-class JudgeSession : public QObject {
+class JudgingWork : public QObject {
 public:
     struct Callbacks {
         std::function<void(const JudgeProgress&)> progress;
@@ -152,7 +152,7 @@ public:
         std::function<void(const QString&)> failed;
     };
 
-    explicit JudgeSession(Callbacks callbacks)
+    explicit JudgingWork(Callbacks callbacks)
         : m_callbacks(std::move(callbacks))
     {
     }
@@ -204,12 +204,12 @@ private:
     bool m_silent = false;
 };
 
-class JudgeController::Worker : public JudgeSession {
+class JudgeController::Worker : public JudgingWork {
 public:
-    using JudgeSession::JudgeSession;
+    using JudgingWork::JudgingWork;
 };
 
-void JudgeSession::start(JudgeRequest request)
+void JudgingWork::start(JudgeRequest request)
 {
     if (m_running)
         return;
@@ -261,7 +261,7 @@ void JudgeSession::start(JudgeRequest request)
     pump();
 }
 
-void JudgeSession::schedulePump()
+void JudgingWork::schedulePump()
 {
     // Never re-entered from a client's finished(): the next launch waits for the event loop.
     if (m_pumpPending)
@@ -276,7 +276,7 @@ void JudgeSession::schedulePump()
         Qt::QueuedConnection);
 }
 
-void JudgeSession::pump()
+void JudgingWork::pump()
 {
     if (!m_running)
         return;
@@ -292,7 +292,7 @@ void JudgeSession::pump()
         finish();
 }
 
-void JudgeSession::launch(Slot& slot, std::size_t task)
+void JudgingWork::launch(Slot& slot, std::size_t task)
 {
     ChatRequest chat;
     chat.messages = m_tasks[task].messages;
@@ -309,7 +309,7 @@ void JudgeSession::launch(Slot& slot, std::size_t task)
     slot.client->start(m_request.judge, chat);
 }
 
-QString JudgeSession::replyProblem(const QString& problem, const RequestRecord& record) const
+QString JudgingWork::replyProblem(const QString& problem, const RequestRecord& record) const
 {
     QString advice
         = QStringLiteral("use a judge model that follows JSON instructions (the raw reply is kept)");
@@ -321,7 +321,7 @@ QString JudgeSession::replyProblem(const QString& problem, const RequestRecord& 
     return QStringLiteral("the reply could not be read: %1 — %2").arg(problem, advice);
 }
 
-void JudgeSession::onFinished(Slot& slot, const RequestRecord& record)
+void JudgingWork::onFinished(Slot& slot, const RequestRecord& record)
 {
     slot.timer->stop();
     if (!slot.task)
@@ -360,7 +360,7 @@ void JudgeSession::onFinished(Slot& slot, const RequestRecord& record)
     schedulePump();
 }
 
-void JudgeSession::addVerdict(const JudgeTask& task, JudgeExchange exchange, const RequestRecord& request)
+void JudgingWork::addVerdict(const JudgeTask& task, JudgeExchange exchange, const RequestRecord& request)
 {
     const bool silent = m_silent;
     if (task.kind == JudgeTask::Kind::Rubric) {
@@ -421,7 +421,7 @@ void JudgeSession::addVerdict(const JudgeTask& task, JudgeExchange exchange, con
         m_callbacks.progress(m_progress);
 }
 
-void JudgeSession::stop(const QString& note, bool cancelled)
+void JudgingWork::stop(const QString& note, bool cancelled)
 {
     if (!m_running)
         return;
@@ -439,7 +439,7 @@ void JudgeSession::stop(const QString& note, bool cancelled)
     schedulePump();
 }
 
-void JudgeSession::finish()
+void JudgingWork::finish()
 {
     m_running = false;
     m_judging.endedAt = QDateTime::currentDateTimeUtc();
@@ -545,8 +545,8 @@ Judging runJudgingBlocking(
 {
     QEventLoop loop;
     std::optional<Judging> result;
-    JudgeSession* worker = nullptr;
-    JudgeSession::Callbacks callbacks;
+    JudgingWork* worker = nullptr;
+    JudgingWork::Callbacks callbacks;
     callbacks.progress = [&](const JudgeProgress& p) {
         if (onProgress && worker)
             onProgress(p, worker->judging());
@@ -565,7 +565,7 @@ Judging runJudgingBlocking(
         result = j;
         loop.quit();
     };
-    JudgeSession session(std::move(callbacks));
+    JudgingWork session(std::move(callbacks));
     worker = &session;
     session.start(std::move(request));
     if (!result)
