@@ -28,10 +28,7 @@ JudgeSession::JudgeSession(QObject* parent)
     });
     connect(m_controller, &JudgeController::finished, this,
         [this](const Judging& judging, const JudgeProgress& p) {
-            m_running = false;
             m_sofar = judging;
-            auto judged = std::make_shared<RunResult>(*m_result);
-            judged->judging = judging;
             QString message
                 = QStringLiteral("%1 %2 judgements (%3 judge failures)")
                       .arg(judging.complete ? QStringLiteral("Judged") : QStringLiteral("Stopped after"))
@@ -39,7 +36,10 @@ JudgeSession::JudgeSession(QObject* parent)
                       .arg(p.failed);
             if (!judging.complete)
                 message += QStringLiteral("; judge again with the same judge to resume");
-            Q_EMIT finished(std::move(judged), message);
+            withVerdicts([this, message](std::shared_ptr<const RunResult> judged) {
+                m_running = false;
+                Q_EMIT finished(std::move(judged), message);
+            });
         });
 }
 
@@ -123,9 +123,27 @@ void JudgeSession::publish(bool force)
     if (!force && m_sincePublish.isValid() && m_sincePublish.elapsed() < 1000)
         return;
     m_sincePublish.restart();
-    auto judged = std::make_shared<RunResult>(*m_result);
-    judged->judging = m_sofar;
-    Q_EMIT updated(std::move(judged));
+    withVerdicts([this](std::shared_ptr<const RunResult> judged) {
+        if (m_running)
+            Q_EMIT updated(std::move(judged));
+    });
+}
+
+void JudgeSession::withVerdicts(std::function<void(std::shared_ptr<const RunResult>)> then)
+{
+    // A copy of a big run takes long enough to be felt: it is made on the pool.
+    auto* watcher = new QFutureWatcher<std::shared_ptr<const RunResult>>(this);
+    connect(watcher, &QFutureWatcher<std::shared_ptr<const RunResult>>::finished, this,
+        [watcher, then = std::move(then)] {
+            then(watcher->result());
+            watcher->deleteLater();
+        });
+    watcher->setFuture(
+        QtConcurrent::run([base = m_result, judging = m_sofar]() -> std::shared_ptr<const RunResult> {
+            auto judged = std::make_shared<RunResult>(*base);
+            judged->judging = judging;
+            return judged;
+        }));
 }
 
 } // namespace qs::app

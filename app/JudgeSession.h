@@ -7,6 +7,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <functional>
 #include <memory>
 
 namespace qs::app {
@@ -44,6 +45,8 @@ Q_SIGNALS:
 private:
     void onProbed(const ProbeResult& probe);
     void publish(bool force);
+    /// Calls `then` on this thread with the results plus the verdicts so far, copied on the pool.
+    void withVerdicts(std::function<void(std::shared_ptr<const RunResult>)> then);
 
     std::unique_ptr<EndpointResolver> m_resolver; ///< keeps a simulated judge alive
     JudgeController* m_controller = nullptr;
