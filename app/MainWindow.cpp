@@ -135,6 +135,7 @@ void MainWindow::wireRun()
             updateStatus();
             m_recent->add({path});
             setWindowTitle(QStringLiteral("Quantscope — %1").arg(QFileInfo(path).fileName()));
+            judgeSavedRun();
         }
         Q_EMIT runFinished(complete, path);
     });
@@ -447,6 +448,10 @@ void MainWindow::startRun()
             "Stop judging first (Stop judging, bottom right): a judge at work disturbs the measurements"));
         return;
     }
+    // The judge is chosen before the run, so the run can be left alone; it judges once saved.
+    m_pendingJudge = m_runPanel->settings().judgeAfterRun ? chooseJudgeForRun() : std::nullopt;
+    if (m_runPanel->settings().judgeAfterRun && !m_pendingJudge)
+        return;
     const std::shared_ptr<const RunResult> live
         = m_run->start(m_endpoints->entries(), m_runPanel->settings());
     if (!live)

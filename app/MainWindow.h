@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "app/JudgeSession.h"
 #include "model/core/RunRecord.h"
 #include "widgets/DashboardData.h"
 #include "widgets/Theme.h"
@@ -8,6 +9,7 @@
 
 #include <QMainWindow>
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -102,6 +104,9 @@ private:
     void wireFiles();
     void wireJudging(); ///< MainWindowJudging.cpp
     void judgeAnswers(); ///< the Judge dialog, then JudgeSession on the results shown
+    /// Run with "Judge when the run ends": the Judge dialog before the run; nullopt if cancelled.
+    std::optional<JudgeSetup> chooseJudgeForRun();
+    void judgeSavedRun(); ///< starts the judge chosen for the run that was just saved
     void updateActions();
     void updateStatus();
     void scheduleLiveRefresh();
@@ -157,6 +162,7 @@ private:
     QPushButton* m_judgeStop = nullptr;
     std::shared_ptr<const RunResult> m_judgedShown; ///< what judging last put on screen
     QString m_judgedFile; ///< the file being judged (its verdicts are saved there)
+    std::optional<JudgeSetup> m_pendingJudge; ///< chosen for the run in progress
 
     // State
     Theme m_theme = Theme::Light;

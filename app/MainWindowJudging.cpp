@@ -9,6 +9,7 @@
 #include "model/decide/DecisionProfile.h"
 #include "model/store/ResultFile.h"
 #include "widgets/decision/DecisionView.h"
+#include "widgets/panels/EndpointsPanel.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -115,25 +116,65 @@ void MainWindow::wireJudging()
         });
 }
 
+namespace {
+
+/// The Judge dialog for endpoints named `labels` (real ones offered as judges by `specs`);
+/// nullopt when cancelled.
+std::optional<JudgeSetup> askJudge(
+    QWidget* parent, const QStringList& specs, const QStringList& labels, int baseline)
+{
+    const int base = std::clamp(baseline, 0, std::max(0, int(labels.size()) - 1));
+    // One endpoint has nothing to be compared with: no baseline, no pairwise choice.
+    const QString baseLabel = labels.size() < 2 ? QString() : labels[base];
+    JudgeDialog dialog(specs, baseLabel, base, parent);
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    return dialog.setup();
+}
+
+} // namespace
+
 void MainWindow::judgeAnswers()
 {
     if (!m_reviewed || running() || m_judge->running())
         return;
     QStringList specs;
-    for (const RunEndpoint& e : m_reviewed->endpoints)
+    QStringList labels;
+    for (const RunEndpoint& e : m_reviewed->endpoints) {
         if (!e.simulated)
             specs << QStringLiteral("url=%1").arg(e.endpoint.baseUrl.toString());
-    const int base = std::clamp(baseline(), 0, std::max(0, int(m_reviewed->endpoints.size()) - 1));
-    // One endpoint has nothing to be compared with: no baseline, no pairwise choice.
-    const QString baseLabel = m_reviewed->endpoints.size() < 2
-        ? QString()
-        : m_reviewed->endpoints[std::size_t(base)].endpoint.displayName();
-    JudgeDialog dialog(specs, baseLabel, base, this);
-    if (dialog.exec() != QDialog::Accepted)
+        labels << e.endpoint.displayName();
+    }
+    const std::optional<JudgeSetup> setup = askJudge(this, specs, labels, baseline());
+    if (!setup)
         return;
     m_judgedShown = m_reviewed;
     m_judgedFile = currentFile();
-    m_judge->start(m_reviewed, dialog.setup());
+    m_judge->start(m_reviewed, *setup);
+}
+
+std::optional<JudgeSetup> MainWindow::chooseJudgeForRun()
+{
+    QStringList specs;
+    QStringList labels;
+    for (const EndpointEntry& e : m_endpoints->entries()) {
+        if (!e.simulated())
+            specs << QStringLiteral("url=%1").arg(e.spec());
+        labels << e.endpoint.displayName();
+    }
+    // The run's first endpoint is its baseline until the user picks another.
+    return askJudge(this, specs, labels, 0);
+}
+
+void MainWindow::judgeSavedRun()
+{
+    if (!m_pendingJudge || !m_reviewed || m_judge->running())
+        return;
+    const JudgeSetup setup = *m_pendingJudge;
+    m_pendingJudge.reset();
+    m_judgedShown = m_reviewed;
+    m_judgedFile = currentFile();
+    m_judge->start(m_reviewed, setup);
 }
 
 } // namespace qs::app

@@ -73,6 +73,7 @@ void MainWindow::restoreSettings()
         run.settings.order
             = runOrderFromId(s.value(QStringLiteral("run/order")).toString()).value_or(RunOrder::Interleaved);
         run.settings.concurrency = std::max(1, s.value(QStringLiteral("run/concurrency"), 1).toInt());
+        run.judgeAfterRun = s.value(QStringLiteral("run/judgeAfterRun"), false).toBool();
         const int maxTokens = s.value(QStringLiteral("run/maxTokens"), -1).toInt();
         if (maxTokens > 0)
             run.settings.maxTokens = maxTokens;
@@ -100,6 +101,7 @@ void MainWindow::saveSettings() const
     s.setValue(QStringLiteral("run/runs"), run.settings.runs);
     s.setValue(QStringLiteral("run/order"), runOrderId(run.settings.order));
     s.setValue(QStringLiteral("run/concurrency"), run.settings.concurrency);
+    s.setValue(QStringLiteral("run/judgeAfterRun"), run.judgeAfterRun);
     s.setValue(QStringLiteral("run/maxTokens"), run.settings.maxTokens.value_or(-1));
     s.setValue(QStringLiteral("theme"), themeId(m_theme));
     s.setValue(QStringLiteral("baseline"), m_evaluator->baselineLabel());

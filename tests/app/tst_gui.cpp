@@ -236,6 +236,51 @@ private Q_SLOTS:
         QVERIFY(judgedCriterion);
     }
 
+    void judgesARunWhenItEndsWithTheJudgeChosenBeforehand()
+    {
+        MainWindow w;
+        w.show();
+        RunPanelSettings s = w.runPanel()->settings();
+        s.suite = QStringLiteral("quick-smoke");
+        s.settings.warmup = 0;
+        s.settings.runs = 2;
+        s.judgeAfterRun = true;
+        w.runPanel()->setSettings(s);
+        // Cancelling the judge's dialog does not start the run.
+        QTimer::singleShot(0, [] {
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (auto* dialog = qobject_cast<QDialog*>(top); dialog && dialog->isVisible())
+                    dialog->reject();
+        });
+        actionNamed(w, QStringLiteral("&Run"))->trigger();
+        QVERIFY(!w.running());
+        QTimer::singleShot(0, [] {
+            for (QWidget* top : QApplication::topLevelWidgets())
+                if (auto* dialog = qobject_cast<QDialog*>(top); dialog && dialog->isVisible())
+                    dialog->accept(); // the simulated judge, voice-assistant, pairwise
+        });
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        actionNamed(w, QStringLiteral("&Run"))->trigger();
+        QVERIFY(w.running());
+        QVERIFY(finished.wait(240000));
+        const QString path = finished.first().at(1).toString();
+        QVERIFY(!path.isEmpty());
+        // The judge starts once the run is saved, and its verdicts go into that file.
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                try {
+                    return loadResults(path).judging.complete;
+                } catch (const ResultFileError&) {
+                    return false;
+                }
+            },
+            120000));
+        const RunResult judged = loadResults(path);
+        QCOMPARE(judged.judging.judge.model, QStringLiteral("sim-judge-heuristic"));
+        QCOMPARE(judged.judging.pairVerdicts.size(), std::size_t(8)); // 2 tests × 2 runs, both orders
+        QVERIFY(!judged.judging.rubricVerdicts.empty());
+    }
+
     void comparesTwoFilesSideBySide()
     {
         QTemporaryDir dir;

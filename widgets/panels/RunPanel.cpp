@@ -3,6 +3,7 @@
 
 #include "widgets/Theme.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QFileDialog>
@@ -154,6 +155,11 @@ RunPanel::RunPanel(QWidget* parent)
     pair(1, 0, QStringLiteral("&Order:"), m_order);
     pair(1, 1, QStringLiteral("&Concurrency:"), m_concurrency);
     pair(2, 0, QStringLiteral("&Max tokens:"), m_maxTokens);
+    m_judgeAfter = new QCheckBox(QStringLiteral("when the run ends"));
+    m_judgeAfter->setToolTip(QStringLiteral(
+        "Grade the answers with an LLM judge once the last request has finished (Run asks which judge). "
+        "The judge never runs beside a measured request."));
+    pair(2, 1, QStringLiteral("&Judge:"), m_judgeAfter);
     grid->setColumnStretch(4, 1);
     grid->setHorizontalSpacing(10);
     for (QWidget* w : std::initializer_list<QWidget*> {m_warmup, m_runs, m_maxTokens, m_order, m_concurrency})
@@ -191,6 +197,7 @@ RunPanel::RunPanel(QWidget* parent)
     for (QSpinBox* s : {m_warmup, m_runs, m_maxTokens, m_concurrency})
         connect(s, &QSpinBox::valueChanged, this, &RunPanel::emitChanged);
     connect(m_order, &QComboBox::currentIndexChanged, this, &RunPanel::emitChanged);
+    connect(m_judgeAfter, &QCheckBox::toggled, this, &RunPanel::emitChanged);
     connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
     connect(m_stop, &QPushButton::clicked, this, &RunPanel::stopRequested);
 
@@ -298,6 +305,7 @@ RunPanelSettings RunPanel::settings() const
         = m_maxTokens->value() == 0 ? std::nullopt : std::optional<int>(m_maxTokens->value());
     s.settings.order = RunOrder(m_order->currentData().toInt());
     s.settings.concurrency = m_concurrency->value();
+    s.judgeAfterRun = m_judgeAfter->isChecked();
     return s;
 }
 
@@ -312,6 +320,7 @@ void RunPanel::setSettings(const RunPanelSettings& s)
         s.settings.maxTokens ? qBound(1, *s.settings.maxTokens, m_maxTokens->maximum()) : 0);
     m_order->setCurrentIndex(qMax(0, m_order->findData(int(s.settings.order))));
     m_concurrency->setValue(qBound(1, s.settings.concurrency, 64));
+    m_judgeAfter->setChecked(s.judgeAfterRun);
     updateSpinTexts();
     m_quiet = false;
     Q_EMIT settingsChanged();
@@ -328,8 +337,8 @@ void RunPanel::setRunning(bool running)
     m_running = running;
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
-    for (QWidget* w :
-        std::initializer_list<QWidget*> {m_suite, m_warmup, m_runs, m_maxTokens, m_order, m_concurrency})
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             m_suite, m_warmup, m_runs, m_maxTokens, m_order, m_concurrency, m_judgeAfter})
         w->setEnabled(!running);
 }
 

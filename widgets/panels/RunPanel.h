@@ -9,6 +9,7 @@
 #include <QWidget>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -22,6 +23,9 @@ namespace qs {
 struct RunPanelSettings {
     QString suite = QStringLiteral("voice-assistant"); ///< a built-in name or a suite file path
     RunSettings settings; ///< warmup/runs −1 = the suite's; maxTokens unset = the suite's
+    /// Judge the answers with an LLM judge once the run has ended and been saved (the window
+    /// asks which judge when Run is pressed, so the choice is made before the run).
+    bool judgeAfterRun = false;
 };
 
 /// Starts and follows a run: suite picker (built-ins and "Open suite file…"), warm-up, runs,
@@ -89,6 +93,7 @@ private:
     QLabel* m_suiteError;
     QSpinBox* m_warmup;
     QSpinBox* m_runs;
+    QCheckBox* m_judgeAfter = nullptr;
     QSpinBox* m_maxTokens;
     QComboBox* m_order;
     QSpinBox* m_concurrency;
