@@ -124,7 +124,8 @@ TEST(JudgeGuardrails, JudgeIsAnArmOnLoopback)
     b.standardTests();
     judgePairs(b.run, 1, 0, prefersCandidate);
     b.run.judging.judge.url = QStringLiteral("localhost:8000");
-    const Guardrail* g = find(checkGuardrails(b.run), "judge_is_an_arm");
+    const std::vector<Guardrail> all = checkGuardrails(b.run);
+    const Guardrail* g = find(all, "judge_is_an_arm");
     ASSERT_TRUE(g);
     EXPECT_EQ(g->endpoints, std::vector<int> {0});
 }

@@ -111,7 +111,7 @@ TEST(JudgedQuality, JudgePreferringTheCandidateInBothOrdersMakesItTheWinner)
 {
     RunResult run = pairedRun(20);
     judgePairs(run, 1, 0, prefersCandidate);
-    const PairwiseResult& p = judgeQuality(run).pairwise.at(0);
+    const PairwiseResult p = judgeQuality(run).pairwise.at(0);
     EXPECT_EQ(p.pairs, 20);
     EXPECT_EQ(p.wins, 20);
     EXPECT_EQ(p.losses, 0);
@@ -131,7 +131,7 @@ TEST(JudgedQuality, JudgePreferringTheBaselineMakesTheBaselineTheWinner)
 {
     RunResult run = pairedRun(12);
     judgePairs(run, 1, 0, prefersBaseline);
-    const PairwiseResult& p = judgeQuality(run).pairwise.at(0);
+    const PairwiseResult p = judgeQuality(run).pairwise.at(0);
     EXPECT_EQ(p.losses, 12);
     EXPECT_EQ(p.winRate, 0.0);
     EXPECT_LT(p.winRateCi->hi, 0.5);
@@ -143,12 +143,12 @@ TEST(JudgedQuality, TooFewPairsNeverNamesAWinner)
 {
     RunResult run = pairedRun(4);
     judgePairs(run, 1, 0, prefersCandidate);
-    const PairwiseResult& p = judgeQuality(run).pairwise.at(0);
+    const PairwiseResult p = judgeQuality(run).pairwise.at(0);
     EXPECT_EQ(p.wins, 4);
     EXPECT_EQ(p.winner, -1);
     EXPECT_EQ(p.verdict, QStringLiteral("too_few_pairs"));
     // With a lower threshold the same 4 wins are still no clear difference: 4/4 → [0.40, 1].
-    const PairwiseResult& q = judgeQuality(run, JudgeOptions {3}).pairwise.at(0);
+    const PairwiseResult q = judgeQuality(run, JudgeOptions {3}).pairwise.at(0);
     EXPECT_EQ(q.verdict, QStringLiteral("no_clear_difference"));
     EXPECT_NEAR(q.winRateCi->lo, 0.3976, 1e-4);
 }
@@ -166,7 +166,7 @@ TEST(JudgedQuality, WinsLossesTiesAndInconsistentPairsAreTalliedApart)
             return PairPick::Tie;
         return PairPick::First;
     });
-    const PairwiseResult& p = judgeQuality(run).pairwise.at(0);
+    const PairwiseResult p = judgeQuality(run).pairwise.at(0);
     EXPECT_EQ(p.pairs, 12);
     EXPECT_EQ(p.wins, 6);
     EXPECT_EQ(p.losses, 2);
@@ -219,7 +219,7 @@ TEST(JudgedQuality, ARetriedJudgementReplacesTheFailure)
     for (bool candidateFirst : {true, false})
         run.judging.pairVerdicts.push_back(pairVerdict(1, 0, failed.test, failed.turn, failed.iteration,
             candidateFirst, prefersCandidate(candidateFirst, 0)));
-    const PairwiseResult& p = judgeQuality(run).pairwise.at(0);
+    const PairwiseResult p = judgeQuality(run).pairwise.at(0);
     EXPECT_EQ(p.failedPairs, 0);
     EXPECT_EQ(p.wins, 10);
     EXPECT_EQ(p.winner, 1);
