@@ -24,6 +24,25 @@ int parseSubcommand(QCommandLineParser& parser, const char* command, const QStri
     return -1;
 }
 
+bool intOption(const QCommandLineParser& p, const char* name, int min, int max, int& target, QString& error)
+{
+    const QString n = QString::fromLatin1(name);
+    if (!p.isSet(n))
+        return true;
+    bool ok = false;
+    const int v = p.value(n).toInt(&ok);
+    if (!ok || v < min || v > max) {
+        error = QStringLiteral("--%1 must be a whole number from %2 to %3, not \"%4\"")
+                    .arg(n)
+                    .arg(min)
+                    .arg(max)
+                    .arg(p.value(n));
+        return false;
+    }
+    target = v;
+    return true;
+}
+
 std::shared_ptr<const RunResult> loadResultsFor(const char* command, const QStringList& files)
 {
     QTextStream err(stderr);

@@ -21,6 +21,11 @@ int parseSubcommand(QCommandLineParser& parser, const char* command, const QStri
 /// "quantscope COMMAND: <why>" when they cannot be read.
 std::shared_ptr<const RunResult> loadResultsFor(const char* command, const QStringList& files);
 
+/// `--NAME N` as a whole number from `min` to `max` into `target`; true when absent (target is
+/// left as it was). False with `error` saying what to type when the value is not such a number.
+bool intOption(
+    const QCommandLineParser& parser, const char* name, int min, int max, int& target, QString& error);
+
 /// `--baseline NAME|INDEX`, the same for every command that compares endpoints.
 QCommandLineOption baselineOption();
 /// The endpoint `--baseline` names in `result`; 0 (the first) when the option is not given.

@@ -18,24 +18,6 @@ namespace qs::app {
 
 namespace {
 
-bool intValue(const QCommandLineParser& p, const QString& name, int min, int max, int& target, QString& error)
-{
-    if (!p.isSet(name))
-        return true;
-    bool ok = false;
-    const int v = p.value(name).toInt(&ok);
-    if (!ok || v < min || v > max) {
-        error = QStringLiteral("--%1 must be a whole number from %2 to %3, not \"%4\"")
-                    .arg(name)
-                    .arg(min)
-                    .arg(max)
-                    .arg(p.value(name));
-        return false;
-    }
-    target = v;
-    return true;
-}
-
 QString endpointList(const RunResult& result)
 {
     QStringList names;
@@ -111,10 +93,10 @@ std::optional<JudgeCliOptions> judgeOptionsFrom(const QCommandLineParser& p, QSt
     }
     o.pairwiseBaseline = p.value(QStringLiteral("pairwise"));
     int seed = 1;
-    if (!intValue(p, QStringLiteral("judge-concurrency"), 1, 16, o.concurrency, error)
-        || !intValue(p, QStringLiteral("judge-timeout-ms"), 1000, 3600000, o.timeoutMs, error)
-        || !intValue(p, QStringLiteral("judge-max-tokens"), 16, 1000000, o.maxTokens, error)
-        || !intValue(p, QStringLiteral("judge-seed"), 0, 2147483647, seed, error))
+    if (!intOption(p, "judge-concurrency", 1, 16, o.concurrency, error)
+        || !intOption(p, "judge-timeout-ms", 1000, 3600000, o.timeoutMs, error)
+        || !intOption(p, "judge-max-tokens", 16, 1000000, o.maxTokens, error)
+        || !intOption(p, "judge-seed", 0, 2147483647, seed, error))
         return std::nullopt;
     o.seed = seed;
     return o;

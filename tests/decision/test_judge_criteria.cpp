@@ -5,6 +5,8 @@
 // evaluate stage's job). Nothing judged is "not measured" (optional) or inconclusive, never a
 // silent pass; a judge that contradicts itself decides nothing.
 #include "model/decide/Recommendation.h"
+#include "tests/decision/CriterionTestSupport.h"
+#include "tests/stats/JudgingTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
 
 #include <gtest/gtest.h>
@@ -16,21 +18,6 @@ using Outcome = CriterionResult::Outcome;
 using Decision = Recommendation::Decision;
 
 namespace {
-
-DecisionProfile profile(const json& criteria)
-{
-    return parseDecisionProfile({{"id", "test"}, {"criteria", criteria}}, QStringLiteral("profile.json"));
-}
-
-std::string parseError(const json& criterion)
-{
-    try {
-        profile(json::array({criterion}));
-    } catch (const ProfileError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 /// Two arms, "Q4_K_M" (baseline) and "NVFP4", 10 measured requests each of tests "chat" and "facts".
 RunResult twoArms()
@@ -65,19 +52,6 @@ Rubric voiceRubric()
     return r;
 }
 
-RubricScore score(int endpoint, const char* criterion, double median, int n, const char* test = "")
-{
-    RubricScore s;
-    s.endpoint = endpoint;
-    s.criterion = QString::fromUtf8(criterion);
-    s.test = QString::fromUtf8(test);
-    s.n = n;
-    s.median = median;
-    s.mean = median;
-    s.histogram[std::size_t(std::clamp(int(median), 1, 5) - 1)] = n;
-    return s;
-}
-
 /// A rubric run: NVFP4 (1) median 3 on warm_personal, 4 on correct; the baseline 4 on both.
 JudgedQuality graded()
 {
@@ -87,8 +61,9 @@ JudgedQuality graded()
     q.judge.url = QStringLiteral("http://10.0.0.7:8000");
     q.rubric = voiceRubric();
     q.rubricArms = {{0, 20, 0, 20}, {1, 18, 2, 20}};
-    q.rubricScores = {score(0, "warm_personal", 4, 20), score(0, "correct", 4, 20),
-        score(1, "warm_personal", 3, 18), score(1, "correct", 4, 18), score(1, "correct", 5, 9, "facts")};
+    q.rubricScores = {rubricScore(0, "warm_personal", 4, 20), rubricScore(0, "correct", 4, 20),
+        rubricScore(1, "warm_personal", 3, 18), rubricScore(1, "correct", 4, 18),
+        rubricScore(1, "correct", 5, 9, "facts")};
     return q;
 }
 
@@ -497,8 +472,8 @@ TEST(JudgeCriteriaBuiltin, VoiceAssistantAsksTheJudgeOptionally)
     const RunResult r = twoArms();
     Evaluation ev = evaluate(r, 0);
     ev.judged = graded();
-    ev.judged.rubricScores.push_back(score(1, "answers_question", 5, 18));
-    ev.judged.rubricScores.push_back(score(1, "spoken_length", 4, 18));
+    ev.judged.rubricScores.push_back(rubricScore(1, "answers_question", 5, 18));
+    ev.judged.rubricScores.push_back(rubricScore(1, "spoken_length", 4, 18));
     ev.judged.pairwise = {pairwise(3, 14, 3, 2, 0, "baseline_better")};
     const Recommendation rec = recommend(r, ev, p).at(0);
     QStringList failed;

@@ -4,6 +4,7 @@
 // baseline" with a tolerance, and "not measured" (never a silent pass) when no telemetry was
 // collected for an optional one.
 #include "model/decide/Recommendation.h"
+#include "tests/decision/CriterionTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
 
 #include <gtest/gtest.h>
@@ -16,21 +17,6 @@ using Decision = Recommendation::Decision;
 using Resource = Criterion::Resource;
 
 namespace {
-
-DecisionProfile profile(const json& criteria)
-{
-    return parseDecisionProfile({{"id", "test"}, {"criteria", criteria}}, QStringLiteral("profile.json"));
-}
-
-std::string parseError(const json& criterion)
-{
-    try {
-        profile(json::array({criterion}));
-    } catch (const ProfileError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 /// Two arms, "Q4_K_M" (baseline) and "NVFP4", 10 measured requests each, no telemetry.
 RunResult twoArms()

@@ -3,6 +3,7 @@
 // quoted in it is escaped, never interpreted.
 #include "model/decide/Report.h"
 #include "model/evaluate/Evaluation.h"
+#include "tests/report/ReportTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
 #include "tests/stats/TelemetryTestSupport.h"
 
@@ -176,22 +177,6 @@ ResourceReport scriptedResources()
         rep.endpoints.push_back(std::move(r));
     }
     return rep;
-}
-
-/// The Markdown outside fenced code blocks (where nothing is quoted verbatim).
-QString outsideFences(const QString& markdown)
-{
-    QString out;
-    bool inFence = false;
-    for (const QString& l : markdown.split(u'\n')) {
-        if (l.startsWith(QStringLiteral("```"))) {
-            inFence = !inFence;
-            continue;
-        }
-        if (!inFence)
-            out += l + u'\n';
-    }
-    return out;
 }
 
 } // namespace

@@ -4,6 +4,8 @@
 // output — and the judge criteria in the checklist and verdict, "not measured" without a judge.
 #include "model/decide/Report.h"
 #include "model/evaluate/Evaluation.h"
+#include "tests/report/ReportTestSupport.h"
+#include "tests/stats/JudgingTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
 
 #include <gtest/gtest.h>
@@ -31,17 +33,6 @@ RunResult makeRun2()
     return run;
 }
 
-RubricScore score(int endpoint, const char* criterion, double median, int n, const char* test = "")
-{
-    RubricScore s;
-    s.endpoint = endpoint;
-    s.criterion = QString::fromUtf8(criterion);
-    s.test = QString::fromUtf8(test);
-    s.n = n;
-    s.median = median;
-    return s;
-}
-
 JudgedQuality scriptedJudging()
 {
     JudgedQuality q;
@@ -63,9 +54,9 @@ JudgedQuality scriptedJudging()
     }
     q.rubric = rubric;
     q.rubricArms = {{0, 12, 0, 12}, {1, 10, 2, 12}};
-    q.rubricScores = {score(0, "correct", 4, 12), score(0, "warm_personal", 4, 12),
-        score(1, "correct", 4, 10), score(1, "warm_personal", 2.5, 10), score(0, "correct", 5, 6, "greeting"),
-        score(1, "correct", 3.5, 4, "greeting")};
+    q.rubricScores = {rubricScore(0, "correct", 4, 12), rubricScore(0, "warm_personal", 4, 12),
+        rubricScore(1, "correct", 4, 10), rubricScore(1, "warm_personal", 2.5, 10),
+        rubricScore(0, "correct", 5, 6, "greeting"), rubricScore(1, "correct", 3.5, 4, "greeting")};
     PairwiseResult p;
     p.candidate = 1;
     p.baseline = 0;
@@ -140,21 +131,6 @@ QString sectionOf(const QString& md)
     if (at < 0)
         return {};
     return md.mid(at, md.indexOf(QStringLiteral("\n## "), at + 3) - at);
-}
-
-QString outsideFences(const QString& markdown)
-{
-    QString out;
-    bool inFence = false;
-    for (const QString& l : markdown.split(u'\n')) {
-        if (l.startsWith(QStringLiteral("```"))) {
-            inFence = !inFence;
-            continue;
-        }
-        if (!inFence)
-            out += l + u'\n';
-    }
-    return out;
 }
 
 } // namespace

@@ -4,13 +4,30 @@
 // Scripted judgings of hand-built runs, for the judged-quality statistics and the judge
 // guardrails: a judge that picks by a rule, in both orders of every pair the run measured.
 #include "model/core/RunRecord.h"
+#include "model/evaluate/JudgedQuality.h"
 
 #include <QString>
+#include <algorithm>
 #include <functional>
 #include <set>
 #include <tuple>
 
 namespace qs::test {
+
+/// A rubric score as judgeQuality() would give it for `n` answers all scored `median`.
+inline RubricScore rubricScore(
+    int endpoint, const char* criterion, double median, int n, const char* test = "")
+{
+    RubricScore s;
+    s.endpoint = endpoint;
+    s.criterion = QString::fromUtf8(criterion);
+    s.test = QString::fromUtf8(test);
+    s.n = n;
+    s.median = median;
+    s.mean = median;
+    s.histogram[std::size_t(std::clamp(int(median), 1, 5) - 1)] = n;
+    return s;
+}
 
 inline JudgeIdentity testJudge()
 {
