@@ -5,6 +5,7 @@
 #include "model/evaluate/Evaluation.h"
 #include "model/store/ResultFile.h"
 
+#include <QFileInfo>
 #include <QTextStream>
 
 namespace qs::app {
@@ -41,6 +42,17 @@ bool intOption(const QCommandLineParser& p, const char* name, int min, int max, 
     }
     target = v;
     return true;
+}
+
+QString outPathProblem(const QString& path)
+{
+    const QFileInfo info(path);
+    if (info.isDir())
+        return QStringLiteral("--out %1 is a directory; give a file name").arg(path);
+    if (!QFileInfo(info.absolutePath()).isWritable())
+        return QStringLiteral("cannot write to %1 (the directory does not exist or is not writable)")
+            .arg(info.absolutePath());
+    return {};
 }
 
 std::shared_ptr<const RunResult> loadResultsFor(const char* command, const QStringList& files)

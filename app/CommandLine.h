@@ -26,6 +26,10 @@ std::shared_ptr<const RunResult> loadResultsFor(const char* command, const QStri
 bool intOption(
     const QCommandLineParser& parser, const char* name, int min, int max, int& target, QString& error);
 
+/// Why `--out PATH` cannot be written (a directory; a folder that does not exist or is not
+/// writable); empty when it can.
+QString outPathProblem(const QString& path);
+
 /// `--baseline NAME|INDEX`, the same for every command that compares endpoints.
 QCommandLineOption baselineOption();
 /// The endpoint `--baseline` names in `result`; 0 (the first) when the option is not given.

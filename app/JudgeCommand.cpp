@@ -11,7 +11,6 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QFileInfo>
 #include <QTextStream>
 
 namespace qs::app {
@@ -287,12 +286,8 @@ int runJudge(const QStringList& args)
         return usage(error);
     options->quiet = p.isSet(QStringLiteral("quiet"));
     const QString outPath = p.value(QStringLiteral("out"));
-    const QFileInfo outInfo(outPath);
-    if (outInfo.isDir())
-        return usage(QStringLiteral("--out %1 is a directory; give a file name").arg(outPath));
-    if (!QFileInfo(outInfo.absolutePath()).isWritable())
-        return usage(QStringLiteral("cannot write to %1 (the directory does not exist or is not writable)")
-                         .arg(outInfo.absolutePath()));
+    if (const QString problem = outPathProblem(outPath); !problem.isEmpty())
+        return usage(problem);
     const auto loaded = loadResultsFor("judge", p.positionalArguments());
     if (!loaded)
         return 1;

@@ -138,12 +138,8 @@ int runRun(const QStringList& args)
     }
 
     const QString outPath = p.value(QStringLiteral("out"));
-    const QFileInfo outInfo(outPath);
-    if (outInfo.isDir())
-        return usage(QStringLiteral("--out %1 is a directory; give a file name").arg(outPath));
-    if (!QFileInfo(outInfo.absolutePath()).isWritable())
-        return usage(QStringLiteral("cannot write to %1 (the directory does not exist or is not writable)")
-                         .arg(outInfo.absolutePath()));
+    if (const QString problem = outPathProblem(outPath); !problem.isEmpty())
+        return usage(problem);
     request.journalPath = RunJournal::journalPathFor(outPath);
     if (QFileInfo::exists(request.journalPath))
         return usage(QStringLiteral("%1 exists: an earlier run into %2 was interrupted. Recover it with\n  "
