@@ -18,6 +18,9 @@ struct ChatRequest {
     std::optional<double> temperature;
     std::optional<qint64> seed;
     bool stream = true;
+    /// Ask for `logprobs` with this many alternatives per position (fidelity tests; at most 20,
+    /// vLLM's default `--max-logprobs`). Unset: no logprobs asked for.
+    std::optional<int> topLogprobs;
     /// Merged last (RFC 7386), after the endpoint's extra_body: per-test overrides.
     nlohmann::json extraBody = nlohmann::json::object();
 
@@ -27,7 +30,10 @@ struct ChatRequest {
 
 /// The exact JSON body Quantscope sends: model (when known), messages, `stream` with
 /// `stream_options.include_usage: true` (so every server reports its own token counts), sampling
-/// fields, tools when present, then the endpoint's extra_body, then the request's extraBody.
+/// fields, tools when present, `logprobs: true` with `top_logprobs: N` when asked (llama-server with
+/// tools in a stream rejects that with a 400, issue #28478, so there — `endpoint.runtime` known —
+/// the native `n_probs: N` is sent instead, which returns the same OpenAI-shaped logprobs), then the
+/// endpoint's extra_body, then the request's extraBody.
 nlohmann::json buildChatBody(const Endpoint& endpoint, const ChatRequest& request);
 
 } // namespace qs

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/core/Logprobs.h"
+
 #include <QString>
 #include <QStringList>
 #include <QtGlobal>
@@ -99,6 +101,10 @@ struct AssembledResponse {
     QString responseId; ///< first non-empty `id`
     QString model; ///< first non-empty `model`
     QString systemFingerprint; ///< last non-empty `system_fingerprint`
+
+    /// The `logprobs` the server sent (empty unless the request asked for them; see
+    /// LogprobStream::present() for a server that ignored the request).
+    LogprobStream logprobs;
 
     std::vector<TokenEvent> tokenEvents; ///< token-bearing events only, in arrival order
     int dataEvents = 0; ///< SSE events with a data payload (including [DONE], errors, malformed)

@@ -28,6 +28,14 @@ std::optional<RunOrder> runOrderFromId(const QString& id)
     return std::nullopt;
 }
 
+int referenceEndpoint(const RunResult& result)
+{
+    for (std::size_t i = 0; i < result.endpoints.size(); ++i)
+        if (result.endpoints[i].reference)
+            return int(i);
+    return -1;
+}
+
 int findEndpoint(const RunResult& result, const QString& indexOrLabel)
 {
     bool isIndex = false;

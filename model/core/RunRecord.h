@@ -57,6 +57,10 @@ struct RunEndpoint {
     QString spec; ///< as given, e.g. "sim:nvfp4-like" or "http://10.0.0.5:8000"
     bool simulated = false;
     nlohmann::json probe = nlohmann::json::object(); ///< toJson(ProbeResult)
+    /// The fidelity reference (`run --reference NAME`): every other arm's next-token choices are
+    /// compared with this one's (e.g. BF16 on vLLM). At most one endpoint of a run is; with none,
+    /// fidelity is measured against the baseline.
+    bool reference = false;
 };
 
 /// A whole run: what was asked, of whom, and every request. This is what a results file holds.
@@ -74,6 +78,10 @@ struct RunResult {
     bool complete = false; ///< false for a cancelled run or one recovered from a journal
     QString note; ///< e.g. "recovered from run.json.journal; 3 requests were in flight"
 };
+
+/// The endpoint marked as the fidelity reference, or -1 when none is (the first, if a hand-edited
+/// file marks several).
+int referenceEndpoint(const RunResult& result);
 
 /// The endpoint `indexOrLabel` names: an index ("1") or a label (Endpoint::displayName(), exact).
 /// -1 when it names none. How `--baseline` and the dashboard's baseline picker find an endpoint.

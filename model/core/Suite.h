@@ -53,6 +53,11 @@ struct SuiteTest {
     std::optional<int> promptTokens;
     bool ignoreEos = false; ///< ask the server to generate exactly max_tokens
 
+    /// `"fidelity": true`: a fidelity test (docs/methodology.md, "Fidelity"). Sent greedy
+    /// (temperature 0, the suite's seed or 1), with `logprobs` and `top_logprobs`, and the same
+    /// max_tokens on every arm; each arm's answer is compared token by token with the reference's.
+    bool fidelity = false;
+
     int turnCount() const { return messages.is_array() ? 1 : int(turns.size()); }
 };
 
@@ -67,6 +72,11 @@ struct SuiteDefaults {
     /// A concurrency sweep (throughput suites): every test runs at each level in turn.
     std::vector<int> concurrency;
     nlohmann::json extraBody = nlohmann::json::object();
+    /// `"fidelity": true` in "defaults": every test is a fidelity test unless it says false.
+    bool fidelity = false;
+    /// Alternatives asked for per position in fidelity tests (`"top_logprobs"`, 1–20; 20 is the
+    /// most every server accepts by default: vLLM caps it with `--max-logprobs`).
+    int topLogprobs = 20;
 };
 
 struct Suite {
@@ -101,7 +111,7 @@ public:
 Suite parseSuite(const nlohmann::json& json, const QString& sourceName);
 /// Reads a suite file. Throws SuiteError (unreadable, not JSON — with line and column —, invalid).
 Suite loadSuiteFile(const QString& path);
-/// Names of the built-in suites ("voice-assistant", "quick-smoke", "throughput").
+/// Names of the built-in suites ("voice-assistant", "quick-smoke", "throughput", "fidelity").
 QStringList builtinSuiteNames();
 /// Throws SuiteError when `name` is not a built-in suite.
 Suite loadBuiltinSuite(const QString& name);

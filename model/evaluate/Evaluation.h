@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/core/RunRecord.h"
+#include "model/evaluate/Fidelity.h"
 #include "model/evaluate/GateFailures.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/JudgedQuality.h"
@@ -32,6 +33,7 @@ struct Evaluation {
     GateFailures gateFailures; ///< why gates failed, per endpoint × test × gate
     ResourceReport resources; ///< what each server spent (memory, power, energy, its own counters)
     JudgedQuality judged; ///< what an LLM judge said (RunResult::judging), when one judged
+    Fidelity fidelity; ///< each arm's next-token drift from the reference (fidelity tests), when run
     QStringList notes; ///< e.g. "quality gates judged now from the suite stored in the file"
 };
 
