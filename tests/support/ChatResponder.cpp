@@ -74,6 +74,14 @@ bool ChatResponder::rejectEarly()
         replyNow(*m_writer->httpError(HttpErrorKind::BadRequest, errorContext()));
         return true;
     }
+    if (!m_config.ignoresLogprobs) {
+        if (const auto reply = m_writer->readLogprobs(m_info, m_config, m_logprobs)) {
+            replyNow(*reply);
+            return true;
+        }
+        m_logprobs.sentinel = m_config.logprobSentinel;
+        m_logprobs.fillTopWithImpossible = m_config.fillTopWithImpossible;
+    }
     m_script = m_config.scriptFor ? m_config.scriptFor(m_info) : m_config.script;
     if (m_script.fault == Fault::HttpError) {
         if (const auto reply = m_writer->httpError(m_script.httpError, errorContext())) {
@@ -93,7 +101,9 @@ void ChatResponder::prepareStream()
 {
     m_ctx = m_writer->newChat(m_info, m_request, m_config);
     m_ctx.reasoningParsed = m_script.reasoningMode == ReasoningMode::Parsed && !m_script.reasoning.isEmpty();
+    m_ctx.logprobs = m_logprobs;
     m_plan = planTokens(m_script, *m_writer, m_config, requestedMaxTokens(m_info.body));
+    attachLogprobs(m_plan, m_script, m_ctx.logprobs);
     m_steps = planSteps(m_script, m_plan, m_info.promptTokens, m_receivedNs, m_info.stream);
     m_lastWriteNs = m_receivedNs;
     m_state.metrics().requestStarted(m_info.promptTokens);
@@ -221,13 +231,47 @@ qint64 ChatResponder::writeChunks(const QList<QByteArray>& events, bool endBody,
     return stamp;
 }
 
+// With ServerConfig::tokensPerChunk above 1 a text token may wait for the next ones, and one
+// chunk carries them all (their text and their logprob entries).
+bool ChatResponder::closesChunk(int index) const
+{
+    const std::size_t next = std::size_t(index) + 1;
+    const TokenEvent& token = m_plan.tokens.at(std::size_t(index));
+    return token.kind == TokenKind::ToolCall || int(m_pending.size()) >= m_config.tokensPerChunk
+        || next >= m_plan.tokens.size() || m_plan.tokens[next].kind != token.kind;
+}
+
+// The pending tokens as the events on the wire: one merged event, or two halves with the
+// entries on the second (ServerConfig::splitTokenChunks).
+QList<QByteArray> ChatResponder::pendingEvents()
+{
+    TokenEvent merged = m_pending.front();
+    for (std::size_t i = 1; i < m_pending.size(); ++i) {
+        merged.text += m_pending[i].text;
+        merged.logprobs.insert(merged.logprobs.end(), m_pending[i].logprobs.begin(), m_pending[i].logprobs.end());
+    }
+    m_pending.clear();
+    if (!m_config.splitTokenChunks || merged.kind == TokenKind::ToolCall || merged.text.size() < 2)
+        return {m_writer->tokenEvent(m_ctx, merged)};
+    const QStringList halves = splitFragments(merged.text, 2);
+    TokenEvent first = merged;
+    first.text = halves.at(0);
+    first.logprobs.clear();
+    merged.text = halves.at(1);
+    return {m_writer->tokenEvent(m_ctx, first), m_writer->tokenEvent(m_ctx, merged)};
+}
+
 void ChatResponder::writeToken(int index)
 {
     const TokenEvent& token = m_plan.tokens.at(std::size_t(index));
-    const QByteArray event = m_writer->tokenEvent(m_ctx, token);
     ++m_tokensWritten;
     if (token.kind == TokenKind::Reasoning)
         ++m_reasoningWritten;
+    m_pending.push_back(token);
+    if (!closesChunk(index))
+        return;
+    const int count = int(m_pending.size());
+    QList<QByteArray> events = pendingEvents();
     const bool visible = token.kind != TokenKind::Reasoning;
     const int written = m_tokensWritten;
     const RecordEdit recordToken = [visible, written](ServedRequest& r, qint64 stamp) {
@@ -238,18 +282,18 @@ void ChatResponder::writeToken(int index)
     };
     qint64 stamp = 0;
     if (!m_roleSent && m_writer->roleJoinsFirstToken()) {
-        stamp = writeChunks({m_writer->roleEvent(m_ctx) + event}, false, recordToken);
-    } else {
-        if (!m_roleSent)
-            writeChunks({m_writer->roleEvent(m_ctx)}, false);
-        stamp = writeChunks({event}, false, recordToken);
+        events.front().prepend(m_writer->roleEvent(m_ctx));
+    } else if (!m_roleSent) {
+        writeChunks({m_writer->roleEvent(m_ctx)}, false);
     }
+    stamp = writeChunks(events, false, recordToken);
     m_roleSent = true;
     if (m_firstTokenNs == 0) {
         m_firstTokenNs = stamp;
         m_state.metrics().firstToken(m_info.promptTokens, msBetween(m_receivedNs, stamp) / 1000.0);
     }
-    m_state.metrics().tokens(1, m_previousTokenNs > 0 ? msBetween(m_previousTokenNs, stamp) / 1000.0 : -1.0);
+    m_state.metrics().tokens(
+        count, m_previousTokenNs > 0 ? msBetween(m_previousTokenNs, stamp) / 1000.0 : -1.0);
     m_previousTokenNs = stamp;
 }
 

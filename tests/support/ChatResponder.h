@@ -57,6 +57,8 @@ private:
 
     qint64 sendRecorded(const QByteArray& bytes, const RecordEdit& edit);
     qint64 writeChunks(const QList<QByteArray>& events, bool endBody, const RecordEdit& onLast = {});
+    bool closesChunk(int index) const;
+    QList<QByteArray> pendingEvents();
     void writeToken(int index);
     void writeFinish();
     void writeStreamError();
@@ -79,9 +81,11 @@ private:
     bool m_authorized = true;
 
     RequestInfo m_info;
+    LogprobAsk m_logprobs;
     Script m_script;
     ChatContext m_ctx;
     TokenPlan m_plan;
+    std::vector<TokenEvent> m_pending; ///< tokens waiting for their chunk (tokensPerChunk > 1)
     std::vector<Step> m_steps;
     std::size_t m_nextStep = 0;
     quint64 m_serial = 0;

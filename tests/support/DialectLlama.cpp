@@ -121,6 +121,27 @@ public:
         return std::nullopt;
     }
 
+    // oaicompat_chat_params_parse: `logprobs` sets n_probs = top_logprobs (default 20), so
+    // top_logprobs 0 means none; the native n_probs is read when `logprobs` is not set.
+    std::optional<HttpReply> readLogprobs(
+        const RequestInfo& info, const ServerConfig& config, LogprobAsk& ask) const override
+    {
+        Q_UNUSED(config);
+        const QJsonValue top = info.body.value(QLatin1String("top_logprobs"));
+        const bool topGiven = !top.isUndefined() && !top.isNull();
+        if (info.body.value(QLatin1String("logprobs")).toBool(false)) {
+            if (info.hasTools && info.stream)
+                return error(400, "logprobs is not supported with tools + stream", "invalid_request_error");
+            ask.top = topGiven ? top.toInt() : 20;
+        } else if (topGiven) {
+            return error(400, "top_logprobs requires logprobs to be set to true", "invalid_request_error");
+        } else {
+            ask.top = info.body.value(QLatin1String("n_probs")).toInt(0);
+        }
+        ask.wanted = ask.top > 0;
+        return std::nullopt;
+    }
+
     bool wantsUsage(const QJsonObject& body) const override
     {
         return body.value(QLatin1String("stream_options"))
@@ -160,9 +181,13 @@ public:
             chunk(ctx, ojson::array({choice(ojson {{"role", "assistant"}, {"content", nullptr}})}))));
     }
 
+    // The entries ride on the last chunk of their token, after the delta.
     QByteArray tokenEvent(const ChatContext& ctx, const TokenEvent& token) const override
     {
-        return sseData(compactJson(chunk(ctx, ojson::array({choice(delta(token))}))));
+        ojson out = choice(delta(token));
+        if (ctx.logprobs.wanted && !token.logprobs.empty())
+            out["logprobs"] = logprobsJson(Dialect::LlamaServer, token.logprobs, ctx.logprobs);
+        return sseData(compactJson(chunk(ctx, ojson::array({out}))));
     }
 
     // The final result's chunks go out in one write, [DONE] in the next.
@@ -205,9 +230,11 @@ public:
                     {"id", str(call.id)}});
             message["tool_calls"] = calls;
         }
+        ojson choice {{"finish_reason", str(info.finishReason)}, {"index", 0}, {"message", message}};
+        if (ctx.logprobs.wanted && !text.logprobs.empty())
+            choice["logprobs"] = logprobsJson(Dialect::LlamaServer, text.logprobs, ctx.logprobs);
         ojson body;
-        body["choices"] = ojson::array(
-            {ojson {{"finish_reason", str(info.finishReason)}, {"index", 0}, {"message", message}}});
+        body["choices"] = ojson::array({choice});
         body["created"] = ctx.created;
         body["model"] = str(ctx.model);
         body["system_fingerprint"] = str(ctx.version);

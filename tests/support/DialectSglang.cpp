@@ -104,6 +104,16 @@ public:
         return std::nullopt;
     }
 
+    // No validator: top_logprobs without logprobs is ignored, and there is no cap.
+    std::optional<HttpReply> readLogprobs(
+        const RequestInfo& info, const ServerConfig& config, LogprobAsk& ask) const override
+    {
+        Q_UNUSED(config);
+        ask.wanted = info.body.value(QLatin1String("logprobs")).toBool(false);
+        ask.top = ask.wanted ? std::max(0, info.body.value(QLatin1String("top_logprobs")).toInt(0)) : 0;
+        return std::nullopt;
+    }
+
     bool wantsUsage(const QJsonObject& body) const override
     {
         return body.value(QLatin1String("stream_options"))
@@ -148,31 +158,10 @@ public:
 
     QByteArray tokenEvent(const ChatContext& ctx, const TokenEvent& token) const override
     {
-        switch (token.kind) {
-        case TokenKind::Reasoning:
-            if (legacy())
-                return sseData(compactJson(
-                    pydanticChunk(ctx, nullptr, nullptr, str(token.text), nullptr, nullptr, nullptr)));
-            return sseData(compactJson(
-                msgspecChunk(ctx, ojson {{"reasoning_content", str(token.text)}}, nullptr, nullptr)));
-        case TokenKind::Content:
-            // Content produced while a tool parser is active goes through pydantic as well.
-            if (legacy() || ctx.toolParserActive)
-                return sseData(compactJson(
-                    pydanticChunk(ctx, nullptr, str(token.text), nullptr, nullptr, nullptr, nullptr)));
-            return sseData(
-                compactJson(msgspecChunk(ctx, ojson {{"content", str(token.text)}}, nullptr, nullptr)));
-        case TokenKind::ToolCall:
-            break;
-        }
-        ojson call;
-        call["id"] = token.opensToolCall ? ojson(str(token.toolId)) : ojson(nullptr);
-        call["index"] = token.toolIndex;
-        call["type"] = "function";
-        call["function"] = {{"name", token.opensToolCall ? ojson(str(token.toolName)) : ojson(nullptr)},
-            {"arguments", str(token.text)}};
-        return sseData(compactJson(
-            pydanticChunk(ctx, nullptr, nullptr, nullptr, ojson::array({call}), nullptr, nullptr)));
+        ojson out = tokenChunk(ctx, token);
+        if (ctx.logprobs.wanted && !token.logprobs.empty()) // the key is there already: null
+            out["choices"][0]["logprobs"] = logprobsJson(Dialect::Sglang, token.logprobs, ctx.logprobs);
+        return sseData(compactJson(out));
     }
 
     QList<QByteArray> finishWrites(const ChatContext& ctx, const FinishInfo& info) const override
@@ -200,6 +189,11 @@ public:
     HttpReply completion(
         const ChatContext& ctx, const CompletionText& text, const FinishInfo& info) const override
     {
+        // Starlette's json.dumps refuses -inf ("Out of range float values are not JSON
+        // compliant"); the ServerErrorMiddleware answers for it.
+        if (ctx.logprobs.wanted && needsNonFiniteJson(text.logprobs, ctx.logprobs))
+            return HttpReply {500, QByteArrayLiteral("text/plain; charset=utf-8"),
+                QByteArrayLiteral("Internal Server Error")};
         ojson calls = nullptr;
         if (!text.toolCalls.empty()) {
             calls = ojson::array();
@@ -216,7 +210,8 @@ public:
         ojson choice;
         choice["index"] = 0;
         choice["message"] = message;
-        choice["logprobs"] = nullptr;
+        choice["logprobs"]
+            = ctx.logprobs.wanted ? logprobsJson(Dialect::Sglang, text.logprobs, ctx.logprobs) : ojson(nullptr);
         choice["finish_reason"] = str(info.finishReason);
         choice["matched_stop"] = matchedStop(info);
         ojson out;
@@ -232,6 +227,30 @@ public:
 
 private:
     bool legacy() const { return m_era == Era::Legacy; }
+
+    ojson tokenChunk(const ChatContext& ctx, const TokenEvent& token) const
+    {
+        switch (token.kind) {
+        case TokenKind::Reasoning:
+            if (legacy())
+                return pydanticChunk(ctx, nullptr, nullptr, str(token.text), nullptr, nullptr, nullptr);
+            return msgspecChunk(ctx, ojson {{"reasoning_content", str(token.text)}}, nullptr, nullptr);
+        case TokenKind::Content:
+            // Content produced while a tool parser is active goes through pydantic as well.
+            if (legacy() || ctx.toolParserActive)
+                return pydanticChunk(ctx, nullptr, str(token.text), nullptr, nullptr, nullptr, nullptr);
+            return msgspecChunk(ctx, ojson {{"content", str(token.text)}}, nullptr, nullptr);
+        case TokenKind::ToolCall:
+            break;
+        }
+        ojson call;
+        call["id"] = token.opensToolCall ? ojson(str(token.toolId)) : ojson(nullptr);
+        call["index"] = token.toolIndex;
+        call["type"] = "function";
+        call["function"] = {{"name", token.opensToolCall ? ojson(str(token.toolName)) : ojson(nullptr)},
+            {"arguments", str(token.text)}};
+        return pydanticChunk(ctx, nullptr, nullptr, nullptr, ojson::array({call}), nullptr, nullptr);
+    }
 
     // ErrorResponse is flat (ORJSON): object, message, type, param, code.
     static HttpReply error(int code, const std::string& message, const char* type)

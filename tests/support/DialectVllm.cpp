@@ -13,6 +13,7 @@ namespace qs::emu::detail {
 namespace {
 
 const QByteArray kJson = QByteArrayLiteral("application/json");
+constexpr int kVocabulary = 151936; // what `top_logprobs: -1` and `--max-logprobs -1` mean
 
 class VllmWriter final : public DialectWriter {
 public:
@@ -93,6 +94,35 @@ public:
         return std::nullopt;
     }
 
+    // protocol.py's check_logprobs validator, then the engine's cap (--max-logprobs).
+    std::optional<HttpReply> readLogprobs(
+        const RequestInfo& info, const ServerConfig& config, LogprobAsk& ask) const override
+    {
+        const bool logprobs = info.body.value(QLatin1String("logprobs")).toBool(false);
+        const QJsonValue topValue = info.body.value(QLatin1String("top_logprobs"));
+        const int top = topValue.toInt(0);
+        const ojson param = m_era == Era::Legacy ? ojson(nullptr) : ojson("top_logprobs");
+        if (top < 0 && top != -1)
+            return error(400, "`top_logprobs` must be a positive value or -1.", validationType(), param);
+        if ((top == -1 || top > 0) && !logprobs)
+            return error(
+                400, "when using `top_logprobs`, `logprobs` must be set to true.", validationType(), param);
+        if (!logprobs)
+            return std::nullopt;
+        if (top != 0) {
+            const int requested = top == -1 ? kVocabulary : top;
+            const int allowed = config.maxLogprobs == -1 ? kVocabulary : config.maxLogprobs;
+            if (requested > allowed)
+                return error(400,
+                    "Requested sample logprobs of " + std::to_string(requested)
+                        + ", which is greater than max allowed: " + std::to_string(allowed),
+                    "BadRequestError", m_era == Era::Legacy ? ojson(nullptr) : ojson("logprobs"));
+        }
+        ask.wanted = true;
+        ask.top = top;
+        return std::nullopt;
+    }
+
     // StreamOptions.include_usage defaults to true once stream_options is sent at all.
     bool wantsUsage(const QJsonObject& body) const override
     {
@@ -141,7 +171,10 @@ public:
 
     QByteArray tokenEvent(const ChatContext& ctx, const TokenEvent& token) const override
     {
-        return sseData(compactJson(withChoice(ctx, delta(token), nullptr, false)));
+        ojson logprobs = nullptr;
+        if (ctx.logprobs.wanted && !token.logprobs.empty())
+            logprobs = logprobsJson(Dialect::Vllm, token.logprobs, ctx.logprobs);
+        return sseData(compactJson(withChoice(ctx, delta(token), nullptr, false, logprobs)));
     }
 
     QList<QByteArray> finishWrites(const ChatContext& ctx, const FinishInfo& info) const override
@@ -312,12 +345,13 @@ private:
         return out;
     }
 
-    static ojson withChoice(const ChatContext& ctx, ojson delta, const ojson& finishReason, bool final)
+    static ojson withChoice(const ChatContext& ctx, ojson delta, const ojson& finishReason, bool final,
+        ojson logprobs = nullptr)
     {
         ojson choice;
         choice["index"] = 0;
         choice["delta"] = std::move(delta);
-        choice["logprobs"] = nullptr;
+        choice["logprobs"] = std::move(logprobs);
         choice["finish_reason"] = finishReason;
         if (final)
             choice["stop_reason"] = nullptr;
@@ -370,7 +404,10 @@ private:
             message["reasoning"] = reasoning;
         if (m_era != Era::Current)
             message["reasoning_content"] = reasoning;
-        ojson choice = {{"index", 0}, {"message", message}, {"logprobs", nullptr},
+        const ojson logprobs = ctx.logprobs.wanted
+            ? logprobsJson(Dialect::Vllm, text.logprobs, ctx.logprobs)
+            : ojson(nullptr);
+        ojson choice = {{"index", 0}, {"message", message}, {"logprobs", logprobs},
             {"finish_reason", str(info.finishReason)}, {"stop_reason", nullptr}, {"token_ids", nullptr}};
         ojson out;
         out["id"] = ctx.completionId.toStdString();

@@ -73,6 +73,31 @@ enum class HttpErrorKind {
     BadRequest
 };
 
+/// One entry of a position's distribution.
+struct LogprobCandidate {
+    QString token;
+    double logprob = 0; ///< natural log; -infinity for an impossible token (p = 0)
+    qint64 id = -1; ///< llama-server's token id; -1: derived from the text (tokenIdFor)
+};
+
+/// The distribution at one generated token.
+struct PositionScript {
+    double logprob = 0; ///< the chosen (streamed) token's logprob
+    qint64 id = -1; ///< the chosen token's id; -1: derived from its text
+    /// The other listed tokens, in any order (the writers sort them as each server does). May
+    /// list the chosen token too (matched by id, else by text); otherwise it is added at
+    /// `logprob`. A complete distribution (the probabilities sum to 1) makes KL exact.
+    std::vector<LogprobCandidate> top;
+};
+
+/// What the server would report about its own choices (docs/emulator.md, "Logprobs"). Position
+/// i belongs to the i-th token of Script::reasoning followed by Script::content; tokens without
+/// a position (markup, tool-call fragments, or past the end) get a synthesized distribution.
+/// Only written when the request asks for logprobs.
+struct LogprobScript {
+    std::vector<PositionScript> positions;
+};
+
 /// What one request does. Each listed token is one chunk on the wire.
 struct Script {
     QStringList reasoning; ///< reasoning tokens, streamed first
@@ -84,6 +109,8 @@ struct Script {
     double ttftPerPromptTokenMs = 0; ///< added to ttftMs per prompt token (prefill grows with context)
     double tokensPerSecond = 50; ///< decode rate: one token every 1000/tokensPerSecond ms
     bool includeTimings = true; ///< llama-server: `timings` on the last chunk
+
+    LogprobScript logprobs; ///< empty: synthesized (deterministic) when logprobs are asked for
 
     Fault fault = Fault::None;
     int faultAfterTokens = 0;
@@ -115,6 +142,16 @@ struct ServedRequest {
     int completionTokens = 0; ///< what the emulator reported in usage
 };
 
+/// How an impossible logprob (p = 0, −∞) goes on the wire.
+enum class LogprobSentinel {
+    /// Each server's own way: llama-server float's lowest (-3.4028234663852886e+38), vLLM its
+    /// -9999.0 clamp, SGLang `null` in streams and a 500 for a non-streamed body (Python's
+    /// json cannot encode -inf).
+    Native,
+    Null, ///< `null` everywhere
+    BareInfinity, ///< the bare literal `-Infinity` (Python json.dumps with allow_nan)
+};
+
 struct ServerConfig {
     Dialect dialect = Dialect::LlamaServer;
     Era era = Era::Current;
@@ -131,6 +168,24 @@ struct ServerConfig {
     /// `--disable-log-stats` (no `vllm:` series). On by default here, unlike the real servers'
     /// defaults, because the telemetry tests and the simulated endpoints want it.
     bool metricsEnabled = true;
+
+    // ---- logprobs (docs/emulator.md, "Logprobs") ------------------------------------------
+    /// vLLM `--max-logprobs`: a larger `top_logprobs` is a 400; -1 means the vocabulary.
+    int maxLogprobs = 20;
+    /// The server ignores `logprobs`/`top_logprobs` (an old build, a proxy): no 400s, and the
+    /// answer is exactly the one without logprobs.
+    bool ignoresLogprobs = false;
+    LogprobSentinel logprobSentinel = LogprobSentinel::Native;
+    /// Every top list is filled up to the N asked for with impossible tokens (p = 0), as a
+    /// server does when the rest of its vocabulary underflows.
+    bool fillTopWithImpossible = false;
+    /// Several tokens' text and logprob entries in one chunk (SGLang `--stream-interval`,
+    /// speculative steps); 1: a chunk per token.
+    int tokensPerChunk = 1;
+    /// Each text token goes out in two chunks, its logprobs on the second (llama-server puts
+    /// a token's entries on the last chunk emitted for it).
+    bool splitTokenChunks = false;
+
     /// Chooses the script per request. When unset, `script` is used for every request.
     std::function<Script(const RequestInfo&)> scriptFor;
     Script script;
@@ -185,5 +240,10 @@ private:
 
 /// Convenience: a ready-made script of `n` short content tokens ("w0 ", "w1 ", …).
 Script simpleScript(int contentTokens, double ttftMs, double tokensPerSecond);
+
+/// The token id the emulator reports (llama-server's `id`) for a token text without a scripted
+/// id: a stable hash of the text into a 151,936-token vocabulary, so equal texts get equal ids
+/// on every emulated server.
+qint64 tokenIdFor(const QString& text);
 
 } // namespace qs::emu

@@ -8,6 +8,7 @@
 
 #include "tests/support/Emulator.h"
 #include "tests/support/EmulatorHttp.h"
+#include "tests/support/EmulatorLogprobs.h"
 
 #include <QByteArray>
 #include <QList>
@@ -31,6 +32,8 @@ struct TokenEvent {
     bool opensToolCall = false; ///< ToolCall: the event that carries the call's id and name
     QString toolId;
     QString toolName;
+    int scriptPosition = -1; ///< index into Script::logprobs (reasoning then content); -1: none
+    std::vector<LogprobEntry> logprobs; ///< the entries this chunk carries (empty: none)
 };
 
 /// Per-request values that every chunk of one response repeats.
@@ -42,6 +45,7 @@ struct ChatContext {
     bool includeUsage = false;
     bool reasoningParsed = false; ///< a reasoning parser is active (ReasoningMode::Parsed)
     bool toolParserActive = false; ///< request has tools and the server parses them
+    LogprobAsk logprobs; ///< what the request asked of logprobs (not wanted: none written)
 };
 
 /// llama-server's `timings` object, from the emulator's real stamps.
@@ -72,6 +76,7 @@ struct CompletionText {
     QString reasoning; ///< parsed reasoning (empty when leaked into content)
     QString content;
     std::vector<ToolCallOut> toolCalls;
+    std::vector<LogprobEntry> logprobs; ///< one per generated token (all of them, reasoning too)
 };
 
 /// Numbers the error messages quote.
@@ -120,6 +125,10 @@ public:
     /// context size. nullopt: the request goes on.
     virtual std::optional<HttpReply> preflight(
         const RequestInfo& info, const ErrorContext& ctx, const ServerConfig& config) const = 0;
+    /// How this server reads `logprobs`, `top_logprobs` (and llama's `n_probs`) into `ask`, or
+    /// its 400 for a combination it rejects.
+    virtual std::optional<HttpReply> readLogprobs(
+        const RequestInfo& info, const ServerConfig& config, LogprobAsk& ask) const = 0;
     /// The server's default for usage in streams (vLLM: on once `stream_options` is present).
     virtual bool wantsUsage(const QJsonObject& body) const = 0;
 

@@ -6,10 +6,27 @@
 
 namespace qs::emu::detail {
 
+namespace {
+
+// A string no server text holds: compactJson turns it, quotes included, into -Infinity.
+const char* const kBareInfinityMarker = "\x01-Infinity\x01";
+
+} // namespace
+
+ojson bareNegativeInfinity()
+{
+    return ojson(kBareInfinityMarker);
+}
+
 QByteArray compactJson(const ojson& value)
 {
     const std::string text = value.dump(-1, ' ', false, ojson::error_handler_t::replace);
-    return QByteArray(text.data(), qsizetype(text.size()));
+    QByteArray out(text.data(), qsizetype(text.size()));
+    // nlohmann escapes the control characters: "\u0001-Infinity\u0001".
+    static const QByteArray quotedMarker = QByteArray::fromStdString(ojson(kBareInfinityMarker).dump());
+    if (out.contains(quotedMarker))
+        out.replace(quotedMarker, QByteArrayLiteral("-Infinity"));
+    return out;
 }
 
 namespace {

@@ -17,6 +17,10 @@ using ojson = nlohmann::ordered_json;
 /// no spaces, non-ASCII left as UTF-8.
 QByteArray compactJson(const ojson& value);
 
+/// A value that compactJson writes as the bare literal `-Infinity` (Python's json.dumps with
+/// allow_nan), which JSON itself cannot hold.
+ojson bareNegativeInfinity();
+
 /// Python `json.dumps(value)` with its defaults: `", "` and `": "` separators and `\uXXXX` escapes
 /// for everything outside ASCII (vLLM and SGLang build their in-stream error chunks this way).
 QByteArray pythonJsonDumps(const ojson& value);

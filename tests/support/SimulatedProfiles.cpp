@@ -3,6 +3,7 @@
 
 #include "tests/support/EmulatorJudge.h"
 #include "tests/support/SimulatedModel.h"
+#include "tests/support/StableHash.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,6 +19,8 @@ namespace {
 using detail::Answer;
 using detail::Conversation;
 using detail::Intent;
+using detail::splitMix;
+using detail::stableHash;
 
 /// How the answers come out.
 enum class Manners {
@@ -94,25 +97,6 @@ const Profile* findProfile(const QString& name)
 
 // ---- determinism -------------------------------------------------------------------------
 
-quint64 splitMix(quint64 x)
-{
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
-
-// FNV-1a: stable across runs and Qt versions (qHash is seeded per process).
-quint64 stableHash(const QString& text)
-{
-    quint64 h = 0xCBF29CE484222325ULL;
-    for (const char byte : text.toUtf8()) {
-        h ^= quint8(byte);
-        h *= 0x100000001B3ULL;
-    }
-    return h;
-}
-
 /// Every random choice of one request, drawn in a fixed order so a seed replays exactly.
 struct Draws {
     double ttft = 0.5;
@@ -129,7 +113,7 @@ struct Draws {
 Draws draw(quint64 seed)
 {
     std::mt19937_64 rng(seed);
-    auto unit = [&rng] { return double(rng() >> 11) * 0x1.0p-53; }; // portable, unlike the std distributions
+    auto unit = [&rng] { return detail::unitFromHash(rng()); }; // portable, unlike the std distributions
     Draws d;
     d.ttft = unit();
     d.tps = unit();

@@ -92,22 +92,24 @@ QStringList splitFragments(const QString& text, int pieces)
 
 namespace {
 
-void addText(TokenPlan& plan, TokenKind kind, const QString& text)
+void addText(TokenPlan& plan, TokenKind kind, const QString& text, int scriptPosition = -1)
 {
     TokenEvent event;
     event.kind = kind;
     event.text = text;
+    event.scriptPosition = scriptPosition;
     plan.tokens.push_back(std::move(event));
 }
 
+// The script's reasoning tokens are its logprob positions 0…R−1, wherever they go.
 void planReasoning(TokenPlan& plan, const Script& script)
 {
     if (script.reasoning.isEmpty())
         return;
     switch (script.reasoningMode) {
     case ReasoningMode::Parsed:
-        for (const QString& token : script.reasoning)
-            addText(plan, TokenKind::Reasoning, token);
+        for (qsizetype i = 0; i < script.reasoning.size(); ++i)
+            addText(plan, TokenKind::Reasoning, script.reasoning.at(i), int(i));
         return;
     case ReasoningMode::LeakedWithTags:
         addText(plan, TokenKind::Content, QStringLiteral("<think>")); // one special token
@@ -115,8 +117,8 @@ void planReasoning(TokenPlan& plan, const Script& script)
     case ReasoningMode::LeakedBareClose:
         break; // the template opened <think> in the prompt
     }
-    for (const QString& token : script.reasoning)
-        addText(plan, TokenKind::Content, token);
+    for (qsizetype i = 0; i < script.reasoning.size(); ++i)
+        addText(plan, TokenKind::Content, script.reasoning.at(i), int(i));
     addText(plan, TokenKind::Content, QStringLiteral("</think>"));
 }
 
@@ -181,8 +183,9 @@ TokenPlan planTokens(
 {
     TokenPlan plan;
     planReasoning(plan, script);
-    for (const QString& token : script.content)
-        addText(plan, TokenKind::Content, token);
+    const int reasoning = int(script.reasoning.size());
+    for (qsizetype i = 0; i < script.content.size(); ++i)
+        addText(plan, TokenKind::Content, script.content.at(i), reasoning + int(i));
     const bool markup = writer.toolsAsMarkup(config);
     for (std::size_t i = 0; i < script.toolCalls.size(); ++i) {
         if (markup)
@@ -198,6 +201,22 @@ TokenPlan planTokens(
         [](const TokenEvent& t) { return t.kind == TokenKind::ToolCall; });
     plan.text = collectText(plan.tokens);
     return plan;
+}
+
+void attachLogprobs(TokenPlan& plan, const Script& script, const LogprobAsk& ask)
+{
+    if (!ask.wanted)
+        return;
+    const std::vector<PositionScript>& positions = script.logprobs.positions;
+    for (std::size_t i = 0; i < plan.tokens.size(); ++i) {
+        TokenEvent& token = plan.tokens[i];
+        const int at = token.scriptPosition;
+        LogprobEntry entry = at >= 0 && std::size_t(at) < positions.size()
+            ? scriptedEntry(positions[std::size_t(at)], token.text)
+            : synthesizedEntry(token.text, int(i));
+        token.logprobs = {entry};
+        plan.text.logprobs.push_back(std::move(entry));
+    }
 }
 
 std::vector<Step> planSteps(

@@ -36,6 +36,10 @@ struct TokenPlan {
 TokenPlan planTokens(
     const Script& script, const DialectWriter& writer, const ServerConfig& config, int maxTokens);
 
+/// When the request asks for logprobs: each token's entry (Script::logprobs where a position
+/// is scripted, synthesizedEntry elsewhere) on its event and, in order, in `text.logprobs`.
+void attachLogprobs(TokenPlan& plan, const Script& script, const LogprobAsk& ask);
+
 enum class StepKind {
     Token, ///< write tokens[index]
     Malformed, ///< write a `data:` line that is not JSON
