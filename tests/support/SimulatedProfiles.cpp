@@ -2,6 +2,7 @@
 #include "tests/support/SimulatedProfiles.h"
 
 #include "tests/support/EmulatorJudge.h"
+#include "tests/support/SimulatedLogprobs.h"
 #include "tests/support/SimulatedModel.h"
 #include "tests/support/StableHash.h"
 
@@ -41,6 +42,9 @@ struct Profile {
     double tokensPerSecond;
     double tpsJitter; ///< ± fraction, uniform
     Manners manners;
+    /// σ of the noise on each listed token's logit in fidelity requests (SimulatedLogprobs.h):
+    /// how far this "quantization" strays from the shared base distribution.
+    double logitNoise;
     const char* description;
 };
 
@@ -49,11 +53,11 @@ struct Profile {
 // (~154 prompt tokens) and ~1.4 s at its fifth (~332), as the seeds' 297 ms → 1378 ms.
 const Profile kProfiles[] = {
     {"nvfp4-like", Dialect::Vllm, "sim-qwen3.5-9b-nvfp4", "0.17.1+simulated", 85, 0.05, 0, 0.05, 20, 0.12,
-        Manners::Sloppy,
+        Manners::Sloppy, 0.3,
         "Simulated vLLM serving Qwen3.5-9B NVFP4 (no real model): flat ~90 ms TTFT, ~20 tok/s, right answers "
         "but frequent markdown, verbose replies, thinking leaks and broken tool calls."},
     {"q4km-like", Dialect::LlamaServer, "sim-qwen3.5-9b-q4_k_m", "b9478-simulated", 40, 0, 0.0123, 0.04, 38,
-        0.06, Manners::Clean,
+        0.06, Manners::Clean, 0.08,
         "Simulated llama-server serving Qwen3.5-9B Q4_K_M (no real model): TTFT ~300 ms growing to "
         "~1.4 s over a 5-turn conversation, ~38 tok/s, clean concise answers and correct tool calls."},
     // The seeds' v3: AxionML/Qwen3.5-9B-NVFP4 is the *base* model, not the Opus-Distilled fine-tune;
@@ -61,7 +65,7 @@ const Profile kProfiles[] = {
     // markdown 4/15, no leaks) at 80-100 ms TTFT and 17-23 tok/s. "base" in the model id is what
     // lets the models_differ guardrail see the different fine-tune.
     {"nvfp4-base-like", Dialect::Vllm, "sim-qwen3.5-9b-base-nvfp4", "0.17.1+simulated", 85, 0.05, 0, 0.05, 20,
-        0.12, Manners::Garbled,
+        0.12, Manners::Garbled, 0.3,
         "Simulated vLLM serving the base Qwen3.5-9B in NVFP4 (like AxionML/Qwen3.5-9B-NVFP4; no real model) "
         "with thinking off: flat ~90 ms TTFT, ~20 tok/s, garbled mixed-script answers and no tool calls."},
     // What would make the switch right: the baseline's own fine-tune in NVFP4 on vLLM, started with
@@ -69,9 +73,16 @@ const Profile kProfiles[] = {
     // --enforce-eager). The seeds never got this far (serving was blocked); it is the fair comparison
     // their "what would change this recommendation" describes.
     {"nvfp4-fixed-like", Dialect::Vllm, "sim-qwen3.5-9b-nvfp4", "0.17.1+simulated", 80, 0.04, 0, 0.05, 40,
-        0.06, Manners::Clean,
+        0.06, Manners::Clean, 0.2,
         "Simulated vLLM serving the same Qwen3.5-9B fine-tune in NVFP4 with reasoning and tool-call parsers "
         "(no real model): flat ~90 ms TTFT, ~40 tok/s, clean concise answers and correct tool calls."},
+    // A fidelity reference (`--reference sim:bf16-like`): the same fine-tune unquantized, whose
+    // logprobs are the shared base distribution itself. 18 GB of BF16 weights over the Spark's
+    // 273 GB/s give ~14 tok/s.
+    {"bf16-like", Dialect::Vllm, "sim-qwen3.5-9b-bf16", "0.17.1+simulated", 110, 0.06, 0, 0.05, 14, 0.05,
+        Manners::Clean, 0.0,
+        "Simulated vLLM serving the same Qwen3.5-9B fine-tune in BF16 (no real model): ~120 ms TTFT, ~14 tok/s, "
+        "clean concise answers; its logprobs are the simulated model's own, the reference for fidelity."},
 };
 
 // How often the NVFP4 imitation misbehaves (003_*'s same-model table: no markdown 3/15, thinking
@@ -339,12 +350,49 @@ double prefillMs(const Profile& p, int promptTokens)
     return p.ttftBaseMs + p.ttftLinearMs * n + p.ttftQuadraticMs * n * n;
 }
 
+// A fidelity request: it asks for logprobs (the fidelity suite's greedy requests do).
+bool asksLogprobs(const QJsonObject& body)
+{
+    return body.value(QLatin1String("logprobs")).toBool(false)
+        || body.value(QLatin1String("n_probs")).toInt(0) > 0;
+}
+
+// Everything the answer is conditioned on.
+quint64 promptHash(const QJsonObject& body)
+{
+    const QJsonObject prompt {{QStringLiteral("messages"), body.value(QLatin1String("messages"))},
+        {QStringLiteral("tools"), body.value(QLatin1String("tools"))}};
+    return stableHash(QString::fromUtf8(QJsonDocument(prompt).toJson(QJsonDocument::Compact)));
+}
+
+// The planned tokens through the profile's distributions (SimulatedLogprobs.h): reasoning and
+// content as emitted, and their logprobs.
+void addLogprobs(Script& s, const Profile& p, quint64 prompt)
+{
+    const qsizetype reasoning = s.reasoning.size();
+    const detail::SimulatedTokens sim = detail::simulatedLogprobs(
+        s.reasoning + s.content, prompt, p.logitNoise, stableHash(QString::fromLatin1(p.name)));
+    s.reasoning = sim.tokens.mid(0, reasoning);
+    s.content = sim.tokens.mid(reasoning);
+    s.logprobs = sim.logprobs;
+}
+
 Script scriptFor(ProfileState& state, const RequestInfo& info)
 {
     const Profile& p = *state.profile;
     const Conversation c = detail::readConversation(info.body);
     const quint64 request = state.requests.fetch_add(1);
-    const Draws d = draw(splitMix(state.seed ^ splitMix(stableHash(c.lastUser)) ^ splitMix(~request)));
+    Draws d = draw(splitMix(state.seed ^ splitMix(stableHash(c.lastUser)) ^ splitMix(~request)));
+    const bool fidelity = asksLogprobs(info.body);
+    const quint64 prompt = promptHash(info.body);
+    if (fidelity) {
+        // A greedy answer depends on the prompt alone: not on the seed or the request's turn,
+        // so two endpoints of one profile agree token for token. Only the timing still varies.
+        Draws fixed = draw(splitMix(prompt));
+        fixed.ttft = d.ttft;
+        fixed.tps = d.tps;
+        d = fixed;
+    }
 
     Script s;
     // The whole prefill goes into ttftMs: the quadratic part needs the total count, tools included.
@@ -367,13 +415,15 @@ Script scriptFor(ProfileState& state, const RequestInfo& info)
         sloppyOutput(s, a, c, d);
         break;
     case Manners::Garbled:
-        garbledOutput(s, d);
-        return s; // no reasoning either: thinking is what this model lacks
+        garbledOutput(s, d); // no reasoning either: thinking is what this model lacks
+        break;
     }
-    if (c.thinking) { // only when explicitly asked for: the suites run with thinking off
+    if (c.thinking && p.manners != Manners::Garbled) { // only when asked for: the suites run with it off
         s.reasoning = detail::wordTokens(a.thought);
         s.reasoningMode = ReasoningMode::Parsed;
     }
+    if (fidelity)
+        addLogprobs(s, p, prompt);
     return s;
 }
 

@@ -21,6 +21,13 @@
 // calls; its model id says "base", so the models_differ guardrail sees the other fine-tune), and
 // nvfp4-fixed-like is the baseline's fine-tune in NVFP4 on a correctly configured vLLM (parsers on,
 // CUDA graphs): clean answers, ~90 ms TTFT, ~40 tok/s — the fair comparison that passes.
+// bf16-like is that fine-tune unquantized (~14 tok/s), the natural fidelity reference.
+//
+// Logprobs (fidelity requests, those asking for them): every profile reports the same base
+// distribution per (prompt, position), perturbed by its own noise (bf16-like none, q4km-like a
+// little, the NVFP4 ones more); where the noise makes another token win, that profile's answer
+// takes it (SimulatedLogprobs.h). Such a request is answered from the prompt alone, not the seed
+// or the request count, so two endpoints of one profile give identical answers and logprobs.
 
 #include "tests/support/Emulator.h"
 
@@ -31,7 +38,7 @@
 namespace qs::emu {
 
 /// Names of the built-in simulated endpoint profiles: "nvfp4-like", "q4km-like", "nvfp4-base-like",
-/// "nvfp4-fixed-like".
+/// "nvfp4-fixed-like", "bf16-like".
 QStringList simulatedProfileNames();
 
 /// "judge": the simulated judge (SPEC `sim:judge`, EmulatorJudge.h's Heuristic mode), so judging
