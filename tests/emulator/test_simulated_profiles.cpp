@@ -227,7 +227,8 @@ TEST(SimulatedProfiles, NamesDescriptionsAndUnknown)
 {
     EXPECT_EQ(simulatedProfileNames(),
         (QStringList {QStringLiteral("nvfp4-like"), QStringLiteral("q4km-like"),
-            QStringLiteral("nvfp4-base-like"), QStringLiteral("nvfp4-fixed-like"), QStringLiteral("bf16-like")}));
+            QStringLiteral("nvfp4-base-like"), QStringLiteral("nvfp4-fixed-like"),
+            QStringLiteral("bf16-like")}));
     for (const QString& name : simulatedProfileNames()) {
         EXPECT_TRUE(
             simulatedProfileDescription(name).contains(QLatin1String("Simulated"), Qt::CaseInsensitive));

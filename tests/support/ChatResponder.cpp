@@ -248,7 +248,8 @@ QList<QByteArray> ChatResponder::pendingEvents()
     TokenEvent merged = m_pending.front();
     for (std::size_t i = 1; i < m_pending.size(); ++i) {
         merged.text += m_pending[i].text;
-        merged.logprobs.insert(merged.logprobs.end(), m_pending[i].logprobs.begin(), m_pending[i].logprobs.end());
+        merged.logprobs.insert(
+            merged.logprobs.end(), m_pending[i].logprobs.begin(), m_pending[i].logprobs.end());
     }
     m_pending.clear();
     if (!m_config.splitTokenChunks || merged.kind == TokenKind::ToolCall || merged.text.size() < 2)

@@ -210,8 +210,8 @@ public:
         ojson choice;
         choice["index"] = 0;
         choice["message"] = message;
-        choice["logprobs"]
-            = ctx.logprobs.wanted ? logprobsJson(Dialect::Sglang, text.logprobs, ctx.logprobs) : ojson(nullptr);
+        choice["logprobs"] = ctx.logprobs.wanted ? logprobsJson(Dialect::Sglang, text.logprobs, ctx.logprobs)
+                                                 : ojson(nullptr);
         choice["finish_reason"] = str(info.finishReason);
         choice["matched_stop"] = matchedStop(info);
         ojson out;

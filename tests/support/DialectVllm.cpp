@@ -345,8 +345,8 @@ private:
         return out;
     }
 
-    static ojson withChoice(const ChatContext& ctx, ojson delta, const ojson& finishReason, bool final,
-        ojson logprobs = nullptr)
+    static ojson withChoice(
+        const ChatContext& ctx, ojson delta, const ojson& finishReason, bool final, ojson logprobs = nullptr)
     {
         ojson choice;
         choice["index"] = 0;
@@ -404,9 +404,8 @@ private:
             message["reasoning"] = reasoning;
         if (m_era != Era::Current)
             message["reasoning_content"] = reasoning;
-        const ojson logprobs = ctx.logprobs.wanted
-            ? logprobsJson(Dialect::Vllm, text.logprobs, ctx.logprobs)
-            : ojson(nullptr);
+        const ojson logprobs
+            = ctx.logprobs.wanted ? logprobsJson(Dialect::Vllm, text.logprobs, ctx.logprobs) : ojson(nullptr);
         ojson choice = {{"index", 0}, {"message", message}, {"logprobs", logprobs},
             {"finish_reason", str(info.finishReason)}, {"stop_reason", nullptr}, {"token_ids", nullptr}};
         ojson out;

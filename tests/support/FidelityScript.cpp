@@ -49,7 +49,8 @@ Distribution distribution(const std::vector<std::pair<QString, double>>& named, 
     }
     const std::vector<double> shares = fillerShares(int(fillers.size()));
     for (qsizetype j = 0; j < fillers.size(); ++j)
-        out.push_back(LogprobCandidate {fillers.at(j), serverPrecision(std::log(rest * shares[std::size_t(j)])), -1});
+        out.push_back(
+            LogprobCandidate {fillers.at(j), serverPrecision(std::log(rest * shares[std::size_t(j)])), -1});
     return out;
 }
 
@@ -133,15 +134,16 @@ ScriptedDivergence scriptedDivergence(const DivergenceSpec& spec)
             e.candidateTokenProb = std::exp(logprobOf(c, candAtK));
             e.referenceOwnProb = std::exp(logprobOf(r, chosen));
             e.referenceTokenRank = 1
-                + int(std::count_if(
-                    c.begin(), c.end(), [refInCand](const LogprobCandidate& x) { return x.logprob > refInCand; }));
+                + int(std::count_if(c.begin(), c.end(),
+                    [refInCand](const LogprobCandidate& x) { return x.logprob > refInCand; }));
         }
         out.candidate.logprobs.positions.push_back(positionOf(c, i < k ? chosen : candAtK));
         e.kl.push_back(klAt(r, c));
     }
     // The candidate's own continuation after k: confident, its own fillers.
     for (int j = 1; j < int(tail.size()); ++j) {
-        const Distribution c = distribution({{tail.at(j), p}}, fillersFor(tail.at(j), QString(), k + j, fillers));
+        const Distribution c
+            = distribution({{tail.at(j), p}}, fillersFor(tail.at(j), QString(), k + j, fillers));
         out.candidate.logprobs.positions.push_back(positionOf(c, tail.at(j)));
     }
     double klSum = 0;

@@ -81,7 +81,8 @@ const Profile kProfiles[] = {
     // 273 GB/s give ~14 tok/s.
     {"bf16-like", Dialect::Vllm, "sim-qwen3.5-9b-bf16", "0.17.1+simulated", 110, 0.06, 0, 0.05, 14, 0.05,
         Manners::Clean, 0.0,
-        "Simulated vLLM serving the same Qwen3.5-9B fine-tune in BF16 (no real model): ~120 ms TTFT, ~14 tok/s, "
+        "Simulated vLLM serving the same Qwen3.5-9B fine-tune in BF16 (no real model): ~120 ms TTFT, ~14 "
+        "tok/s, "
         "clean concise answers; its logprobs are the simulated model's own, the reference for fidelity."},
 };
 
