@@ -192,6 +192,23 @@ bool TestClient::waitForClose(int timeoutMs)
     return m_closed || m_socket.state() != QAbstractSocket::ConnectedState;
 }
 
+RawResponse postChat(EmulatorThread& emu, const QJsonObject& body, const QList<QByteArray>& headers)
+{
+    TestClient client(emu.server()->port());
+    client.postJson("/v1/chat/completions", body, headers);
+    return client.read();
+}
+
+QJsonObject withTools(QJsonObject body)
+{
+    const QJsonObject function {{QStringLiteral("name"), QStringLiteral("get_weather")},
+        {QStringLiteral("parameters"), QJsonObject {{QStringLiteral("type"), QStringLiteral("object")}}}};
+    body.insert(QStringLiteral("tools"),
+        QJsonArray {QJsonObject {
+            {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), function}}});
+    return body;
+}
+
 QJsonObject chatBody(bool stream, const QString& userText)
 {
     QJsonObject message {

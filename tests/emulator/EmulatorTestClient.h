@@ -64,6 +64,12 @@ private:
     bool m_closed = false;
 };
 
+/// POST /v1/chat/completions on a fresh connection and read the answer.
+RawResponse postChat(EmulatorThread& emu, const QJsonObject& body, const QList<QByteArray>& headers = {});
+
+/// `body` with one tool (get_weather, an object schema).
+QJsonObject withTools(QJsonObject body);
+
 /// A minimal chat request body.
 QJsonObject chatBody(bool stream, const QString& userText = QStringLiteral("Say hello to the world"));
 

@@ -13,13 +13,6 @@ using namespace qs::emu::test;
 
 namespace {
 
-RawResponse chat(EmulatorThread& emu, const QJsonObject& body)
-{
-    TestClient client(emu.server()->port());
-    client.postJson("/v1/chat/completions", body);
-    return client.read();
-}
-
 Script faultScript(Fault fault, int afterTokens, int tokens = 6)
 {
     Script script = simpleScript(tokens, 10, 200);
@@ -34,15 +27,6 @@ QJsonObject longPrompt(int promptTokens, bool stream = true)
     for (int i = 0; i < promptTokens - 4; ++i)
         text += QStringLiteral("w ");
     return chatBody(stream, text);
-}
-
-QJsonObject withTools(QJsonObject body)
-{
-    body.insert(QStringLiteral("tools"),
-        QJsonArray {QJsonObject {{QStringLiteral("type"), QStringLiteral("function")},
-            {QStringLiteral("function"),
-                QJsonObject {{QStringLiteral("name"), QStringLiteral("get_weather")}}}}});
-    return body;
 }
 
 } // namespace
@@ -66,7 +50,7 @@ TEST(EmulatorFaults, ContextExceededBodies)
         config.contextSize = 4096;
         EmulatorThread emu;
         ASSERT_TRUE(emu.start(config));
-        const RawResponse response = chat(emu, longPrompt(5000)); // streaming, still a plain 400
+        const RawResponse response = postChat(emu, longPrompt(5000)); // streaming, still a plain 400
         EXPECT_EQ(response.status, 400);
         EXPECT_FALSE(response.chunked);
         EXPECT_EQ(response.body, c.body);
@@ -83,7 +67,7 @@ TEST(EmulatorFaults, ContextCountsMaxTokensExceptOnLlama)
         ASSERT_TRUE(emu.start(config));
         QJsonObject body = longPrompt(60);
         body.insert(QStringLiteral("max_tokens"), 50);
-        const RawResponse response = chat(emu, body);
+        const RawResponse response = postChat(emu, body);
         EXPECT_EQ(response.status, dialect == Dialect::LlamaServer ? 200 : 400) << int(dialect);
     }
 }
@@ -97,7 +81,7 @@ TEST(EmulatorFaults, VllmToolsWithoutParser)
         config.toolParser = false;
         EmulatorThread emu;
         ASSERT_TRUE(emu.start(config));
-        const RawResponse response = chat(emu, withTools(chatBody(true)));
+        const RawResponse response = postChat(emu, withTools(chatBody(true)));
         EXPECT_EQ(response.status, 400);
         const QByteArray expected = era == Era::Legacy
             ? QByteArray(QByteArrayLiteral(R"({"object":"error",)") + message + '}')
@@ -107,8 +91,8 @@ TEST(EmulatorFaults, VllmToolsWithoutParser)
         // "required" is constrained decoding and needs no parser; no tools needs nothing.
         QJsonObject required = withTools(chatBody(true));
         required.insert(QStringLiteral("tool_choice"), QStringLiteral("required"));
-        EXPECT_EQ(chat(emu, required).status, 200);
-        EXPECT_EQ(chat(emu, chatBody(true)).status, 200);
+        EXPECT_EQ(postChat(emu, required).status, 200);
+        EXPECT_EQ(postChat(emu, chatBody(true)).status, 200);
     }
 }
 
@@ -118,19 +102,19 @@ TEST(EmulatorFaults, VllmUnknownModel)
     ASSERT_TRUE(emu.start(baseConfig(Dialect::Vllm)));
     QJsonObject body = chatBody(true);
     body.insert(QStringLiteral("model"), QStringLiteral("foo"));
-    const RawResponse response = chat(emu, body);
+    const RawResponse response = postChat(emu, body);
     EXPECT_EQ(response.status, 404);
     EXPECT_EQ(response.body,
         R"({"error":{"message":"The model `foo` does not exist.","type":"NotFoundError","param":"model","code":404}})");
     body.insert(QStringLiteral("model"), baseConfig(Dialect::Vllm).modelId);
-    EXPECT_EQ(chat(emu, body).status, 200);
+    EXPECT_EQ(postChat(emu, body).status, 200);
 
     // llama-server and SGLang ignore the name.
     for (const Dialect dialect : {Dialect::LlamaServer, Dialect::Sglang}) {
         EmulatorThread other;
         ASSERT_TRUE(other.start(baseConfig(dialect)));
         body.insert(QStringLiteral("model"), QStringLiteral("foo"));
-        EXPECT_EQ(chat(other, body).status, 200);
+        EXPECT_EQ(postChat(other, body).status, 200);
     }
 }
 
@@ -154,7 +138,7 @@ TEST(EmulatorFaults, ScriptedHttpErrorsPerDialect)
             config.script.httpError = c.kind;
             EmulatorThread emu;
             ASSERT_TRUE(emu.start(config));
-            const RawResponse response = chat(emu, withTools(chatBody(true)));
+            const RawResponse response = postChat(emu, withTools(chatBody(true)));
             const int expected = dialect == Dialect::LlamaServer ? c.llama
                 : dialect == Dialect::Vllm                       ? c.vllm
                                                                  : c.sglang;
@@ -170,11 +154,11 @@ TEST(EmulatorFaults, ScriptedHttpErrorsPerDialect)
     config.script.httpError = HttpErrorKind::Loading;
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    EXPECT_EQ(chat(emu, chatBody(true)).body,
+    EXPECT_EQ(postChat(emu, chatBody(true)).body,
         R"({"error":{"message":"Loading model","type":"unavailable_error","code":503}})");
     config.script.httpError = HttpErrorKind::ToolsNotEnabled;
     emu.server()->setConfig(config);
-    EXPECT_EQ(chat(emu, withTools(chatBody(true))).body,
+    EXPECT_EQ(postChat(emu, withTools(chatBody(true))).body,
         R"({"error":{"code":500,"message":"tools param requires --jinja flag","type":"server_error"}})");
 }
 
@@ -187,7 +171,7 @@ TEST(EmulatorFaults, DisconnectMidStream)
         config.script = faultScript(Fault::DisconnectMidStream, 3);
         EmulatorThread emu;
         ASSERT_TRUE(emu.start(config));
-        const RawResponse response = chat(emu, chatBody(true));
+        const RawResponse response = postChat(emu, chatBody(true));
         EXPECT_EQ(response.status, 200);
         EXPECT_FALSE(response.complete);
         EXPECT_TRUE(response.closed);
@@ -211,7 +195,7 @@ TEST(EmulatorFaults, StallKeepsLlamaPingingAndOthersSilent)
         config.pingIntervalMs = 50;
         EmulatorThread emu;
         ASSERT_TRUE(emu.start(config));
-        const RawResponse response = chat(emu, chatBody(true));
+        const RawResponse response = postChat(emu, chatBody(true));
         EXPECT_TRUE(response.complete);
         const auto served = emu.server()->servedRequests();
         ASSERT_EQ(served[0].tokenWriteNs.size(), 4u);
@@ -235,7 +219,7 @@ TEST(EmulatorFaults, MalformedChunkThenContinues)
     config.script = faultScript(Fault::MalformedChunk, 2, 4);
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    const RawResponse response = chat(emu, chatBody(true));
+    const RawResponse response = postChat(emu, chatBody(true));
     const QList<QByteArray> payloads = response.dataPayloads();
     ASSERT_EQ(payloads.size(), 8); // role, w0, w1, bad, w2, w3, finish, [DONE]
     EXPECT_EQ(payloads[3], R"({"choices":[{"delta":{"content":"x")");
@@ -253,7 +237,7 @@ TEST(EmulatorFaults, NoUsageChunk)
         ASSERT_TRUE(emu.start(config));
         QJsonObject body = chatBody(true);
         body.insert(QStringLiteral("stream_options"), QJsonObject {{QStringLiteral("include_usage"), true}});
-        const RawResponse response = chat(emu, body);
+        const RawResponse response = postChat(emu, body);
         EXPECT_TRUE(response.complete);
         EXPECT_FALSE(response.body.contains("\"usage\":{"));
         EXPECT_EQ(response.dataPayloads().last(), "[DONE]");
@@ -304,7 +288,7 @@ TEST(EmulatorFaults, ErrorAsFirstResultIsAnHttpError)
         config.script = faultScript(Fault::ErrorInStream, 0);
         EmulatorThread emu;
         ASSERT_TRUE(emu.start(config));
-        const RawResponse response = chat(emu, chatBody(true));
+        const RawResponse response = postChat(emu, chatBody(true));
         EXPECT_EQ(response.status, 500);
         EXPECT_FALSE(response.chunked);
     }
@@ -331,6 +315,6 @@ TEST(EmulatorFaults, ClientDisconnectIsRecordedAndServerGoesOn)
     emu.server()->clearServedRequests();
     config.script = simpleScript(2, 5, 500);
     emu.server()->setConfig(config);
-    EXPECT_EQ(chat(emu, chatBody(true)).status, 200);
+    EXPECT_EQ(postChat(emu, chatBody(true)).status, 200);
     EXPECT_EQ(emu.server()->servedRequests().size(), 1u);
 }

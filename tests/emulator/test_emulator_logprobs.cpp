@@ -20,13 +20,6 @@ using namespace qs::emu::test;
 
 namespace {
 
-RawResponse chat(EmulatorThread& emu, const QJsonObject& body)
-{
-    TestClient client(emu.server()->port());
-    client.postJson("/v1/chat/completions", body);
-    return client.read();
-}
-
 QJsonObject logprobBody(bool stream, std::optional<int> top, bool logprobs = true)
 {
     QJsonObject body = chatBody(stream);
@@ -119,18 +112,8 @@ QByteArray errorBody(Dialect dialect, const QJsonObject& body, int maxLogprobs =
     EmulatorThread emu;
     if (!emu.start(c))
         return {};
-    const RawResponse response = chat(emu, body);
+    const RawResponse response = postChat(emu, body);
     return QByteArray::number(response.status) + ' ' + response.body;
-}
-
-QJsonObject withTools(QJsonObject body)
-{
-    const QJsonObject function {{QStringLiteral("name"), QStringLiteral("get_weather")},
-        {QStringLiteral("parameters"), QJsonObject {{QStringLiteral("type"), QStringLiteral("object")}}}};
-    body.insert(QStringLiteral("tools"),
-        QJsonArray {QJsonObject {
-            {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), function}}});
-    return body;
 }
 
 } // namespace
@@ -141,7 +124,7 @@ TEST(EmulatorLogprobs, LlamaChunkCarriesIdsAfterTheDelta)
 {
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config(Dialect::LlamaServer, parisScript())));
-    const RawResponse response = chat(emu, logprobBody(true, 2));
+    const RawResponse response = postChat(emu, logprobBody(true, 2));
     ASSERT_EQ(response.status, 200);
     EXPECT_EQ(normalized(payloadWith(response, " Paris")),
         QByteArray(
@@ -152,7 +135,7 @@ TEST(EmulatorLogprobs, VllmChunkHasNoIds)
 {
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config(Dialect::Vllm, parisScript())));
-    const RawResponse response = chat(emu, logprobBody(true, 2));
+    const RawResponse response = postChat(emu, logprobBody(true, 2));
     ASSERT_EQ(response.status, 200);
     EXPECT_EQ(normalized(payloadWith(response, " Paris")),
         QByteArray(
@@ -165,7 +148,7 @@ TEST(EmulatorLogprobs, SglangChunkPutsBytesBeforeLogprob)
     ASSERT_TRUE(emu.start(config(Dialect::Sglang, parisScript())));
     QJsonObject body = logprobBody(true, 2);
     body.insert(QStringLiteral("model"), QStringLiteral("Qwen3-8B"));
-    const RawResponse response = chat(emu, body);
+    const RawResponse response = postChat(emu, body);
     ASSERT_EQ(response.status, 200);
     EXPECT_EQ(normalized(payloadWith(response, " Paris")),
         QByteArray(
@@ -180,7 +163,7 @@ TEST(EmulatorLogprobs, ValuesHaveFloatPrecision)
     script.logprobs.positions[0].top.clear();
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config(Dialect::Vllm, script)));
-    const QByteArray payload = payloadWith(chat(emu, logprobBody(true, 1)), " Paris");
+    const QByteArray payload = payloadWith(postChat(emu, logprobBody(true, 1)), " Paris");
     EXPECT_TRUE(payload.contains(R"("logprob":-0.012400000356137753,)")) << payload.constData();
 }
 
@@ -192,7 +175,7 @@ TEST(EmulatorLogprobs, LlamaDefaultsToTwentyAndSendsFloatLowestForImpossible)
     c.fillTopWithImpossible = true;
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(c));
-    const QByteArray payload = payloadWith(chat(emu, logprobBody(true, std::nullopt)), " Paris");
+    const QByteArray payload = payloadWith(postChat(emu, logprobBody(true, std::nullopt)), " Paris");
     const QJsonArray entries = entriesOf(payload);
     ASSERT_EQ(entries.size(), 1);
     const QJsonArray top = entries.at(0).toObject().value(QLatin1String("top_logprobs")).toArray();
@@ -206,13 +189,13 @@ TEST(EmulatorLogprobs, LlamaTopZeroMeansNoLogprobsAndNativeNProbsWorks)
 {
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config(Dialect::LlamaServer, parisScript())));
-    const RawResponse none = chat(emu, logprobBody(true, 0));
+    const RawResponse none = postChat(emu, logprobBody(true, 0));
     EXPECT_EQ(none.status, 200);
     EXPECT_FALSE(none.body.contains("logprobs"));
 
     QJsonObject native = withTools(chatBody(true)); // n_probs bypasses the tools + stream check
     native.insert(QStringLiteral("n_probs"), 1);
-    const RawResponse response = chat(emu, native);
+    const RawResponse response = postChat(emu, native);
     ASSERT_EQ(response.status, 200);
     const QJsonArray entries = entriesOf(payloadWith(response, " Paris"));
     ASSERT_EQ(entries.size(), 1);
@@ -241,7 +224,8 @@ TEST(EmulatorLogprobs, VllmPutsTheChosenTokenFirstAndDropsTheKth)
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config(Dialect::Vllm, script)));
     auto topFor = [&emu](int k) {
-        return topTokens(entriesOf(payloadWith(chat(emu, logprobBody(true, k)), " Paris")).at(0).toObject());
+        return topTokens(
+            entriesOf(payloadWith(postChat(emu, logprobBody(true, k)), " Paris")).at(0).toObject());
     };
     // Outside the top 2: [chosen, top1], the 2nd best (" Lyon") is missing.
     EXPECT_EQ(topFor(2), (QStringList {QStringLiteral(" Paris"), QStringLiteral(" the")}));
@@ -249,7 +233,7 @@ TEST(EmulatorLogprobs, VllmPutsTheChosenTokenFirstAndDropsTheKth)
     EXPECT_EQ(
         topFor(3), (QStringList {QStringLiteral(" Paris"), QStringLiteral(" the"), QStringLiteral(" Lyon")}));
     // logprobs without top_logprobs: the sampled token only, an empty list.
-    const QJsonArray bare = entriesOf(payloadWith(chat(emu, logprobBody(true, std::nullopt)), " Paris"));
+    const QJsonArray bare = entriesOf(payloadWith(postChat(emu, logprobBody(true, std::nullopt)), " Paris"));
     ASSERT_EQ(bare.size(), 1);
     EXPECT_TRUE(bare.at(0).toObject().value(QLatin1String("top_logprobs")).toArray().isEmpty());
     EXPECT_EQ(bare.at(0).toObject().value(QLatin1String("logprob")).toDouble(), -1.5);
@@ -294,7 +278,7 @@ QByteArray streamedWithImpossible(Dialect dialect, LogprobSentinel sentinel)
     EmulatorThread emu;
     if (!emu.start(c))
         return {};
-    return payloadWith(chat(emu, logprobBody(true, 5)), " Paris");
+    return payloadWith(postChat(emu, logprobBody(true, 5)), " Paris");
 }
 
 } // namespace
@@ -320,17 +304,17 @@ TEST(EmulatorLogprobs, SglangBodyWithImpossibleIsA500UnlessAllowNan)
     ServerConfig c = config(Dialect::Sglang, impossibleScript());
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(c));
-    const RawResponse failed = chat(emu, logprobBody(false, 5));
+    const RawResponse failed = postChat(emu, logprobBody(false, 5));
     EXPECT_EQ(failed.status, 500);
     EXPECT_EQ(failed.body, "Internal Server Error");
     EXPECT_EQ(failed.header("Content-Type"), "text/plain; charset=utf-8");
     // Within the top 2 the −∞ entry is not listed: the body encodes fine.
-    EXPECT_EQ(chat(emu, logprobBody(false, 2)).status, 200);
+    EXPECT_EQ(postChat(emu, logprobBody(false, 2)).status, 200);
 
     c.logprobSentinel = LogprobSentinel::BareInfinity;
     EmulatorThread allowNan;
     ASSERT_TRUE(allowNan.start(c));
-    const RawResponse body = chat(allowNan, logprobBody(false, 5));
+    const RawResponse body = postChat(allowNan, logprobBody(false, 5));
     EXPECT_EQ(body.status, 200);
     EXPECT_TRUE(body.body.contains(R"("logprob":-Infinity})"));
 }
@@ -344,14 +328,14 @@ TEST(EmulatorLogprobs, SglangCollapsesDuplicateTextsHasNoCapAndIgnoresTopAlone)
         {QStringLiteral("\uFFFD"), -1.5, 101}, {QStringLiteral(" the"), -2.5, 279}};
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config(Dialect::Sglang, script)));
-    const RawResponse response = chat(emu, logprobBody(true, 30));
+    const RawResponse response = postChat(emu, logprobBody(true, 30));
     ASSERT_EQ(response.status, 200);
     const QJsonArray entries = entriesOf(payloadWith(response, " Paris"));
     ASSERT_EQ(entries.size(), 1);
     EXPECT_EQ(topTokens(entries.at(0).toObject()),
         (QStringList {QStringLiteral(" Paris"), QStringLiteral("\uFFFD"), QStringLiteral(" the")}));
 
-    const RawResponse ignored = chat(emu, logprobBody(true, 3, false));
+    const RawResponse ignored = postChat(emu, logprobBody(true, 3, false));
     EXPECT_EQ(ignored.status, 200);
     EXPECT_TRUE(firstChoice(payloadWith(ignored, " Paris")).value(QLatin1String("logprobs")).isNull());
 }
@@ -362,7 +346,7 @@ TEST(EmulatorLogprobs, SeveralTokensInOneChunk)
     c.tokensPerChunk = 3;
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(c));
-    const RawResponse response = chat(emu, logprobBody(true, 2));
+    const RawResponse response = postChat(emu, logprobBody(true, 2));
     ASSERT_EQ(response.status, 200);
     const QJsonArray first = entriesOf(payloadWith(response, "w0 w1 w2 "));
     const QJsonArray second = entriesOf(payloadWith(response, "w3 w4 "));
@@ -378,7 +362,7 @@ TEST(EmulatorLogprobs, LlamaEntriesRideOnTheLastChunkOfTheirToken)
     c.splitTokenChunks = true;
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(c));
-    const RawResponse response = chat(emu, logprobBody(true, 2));
+    const RawResponse response = postChat(emu, logprobBody(true, 2));
     ASSERT_EQ(response.status, 200);
     const QByteArray head = payloadWith(response, " Pa");
     const QByteArray tail = payloadWith(response, "ris");
@@ -398,11 +382,11 @@ TEST(EmulatorLogprobs, AServerThatIgnoresLogprobsAnswersAsWithout)
         c.ignoresLogprobs = true;
         EmulatorThread emu;
         ASSERT_TRUE(emu.start(c));
-        const RawResponse streamed = chat(emu, logprobBody(true, 50)); // not even vLLM's cap applies
+        const RawResponse streamed = postChat(emu, logprobBody(true, 50)); // not even vLLM's cap applies
         EXPECT_EQ(streamed.status, 200);
         EXPECT_FALSE(streamed.body.contains("\"logprobs\":{"));
         EXPECT_EQ(streamed.body.contains("\"logprobs\":null"), dialect != Dialect::LlamaServer);
-        const RawResponse body = chat(emu, logprobBody(false, 5));
+        const RawResponse body = postChat(emu, logprobBody(false, 5));
         EXPECT_EQ(body.status, 200);
         EXPECT_FALSE(body.body.contains("\"logprobs\":{"));
     }
@@ -418,7 +402,7 @@ TEST(EmulatorLogprobs, NonStreamedBodyListsEveryTokenReasoningIncluded)
     for (const Dialect dialect : {Dialect::LlamaServer, Dialect::Vllm, Dialect::Sglang}) {
         EmulatorThread emu;
         ASSERT_TRUE(emu.start(config(dialect, script)));
-        const RawResponse response = chat(emu, logprobBody(false, 2));
+        const RawResponse response = postChat(emu, logprobBody(false, 2));
         ASSERT_EQ(response.status, 200);
         const QJsonArray content = response.json()
                                        .value(QLatin1String("choices"))
@@ -448,7 +432,7 @@ TEST(EmulatorLogprobs, SynthesizedDistributionsAreCompleteAndDeterministic)
     ASSERT_TRUE(emu.start(config(Dialect::Vllm, simpleScript(4, 5, 500))));
     auto entries = [&emu] {
         QJsonArray all;
-        for (const QByteArray& payload : payloads(chat(emu, logprobBody(true, 20)))) {
+        for (const QByteArray& payload : payloads(postChat(emu, logprobBody(true, 20)))) {
             for (const QJsonValue e : entriesOf(payload))
                 all.append(e);
         }
@@ -528,7 +512,7 @@ TEST(FidelityScript, TheCandidateStreamsItsScriptedDivergence)
 
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config(Dialect::LlamaServer, d.candidate)));
-    const RawResponse response = chat(emu, logprobBody(true, 20));
+    const RawResponse response = postChat(emu, logprobBody(true, 20));
     const QJsonArray atK = entriesOf(payloadWith(response, " Lyon"));
     ASSERT_EQ(atK.size(), 1);
     const QJsonObject entry = atK.at(0).toObject();
@@ -656,7 +640,7 @@ TEST(SimulatedLogprobs, TheEndpointStreamsItsLogprobs)
     const auto c = simulatedProfile(QStringLiteral("q4km-like"));
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(*c));
-    const RawResponse response = chat(emu, fidelityRequest(kQuestions.at(0)));
+    const RawResponse response = postChat(emu, fidelityRequest(kQuestions.at(0)));
     ASSERT_EQ(response.status, 200);
     QString text;
     QString chosen;
@@ -678,5 +662,5 @@ TEST(SimulatedLogprobs, TheEndpointStreamsItsLogprobs)
     EXPECT_FALSE(text.isEmpty());
     // Without logprobs the same profile answers as it always did: no logprobs key at all.
     QJsonObject plain = chatBody(true, kQuestions.at(0));
-    EXPECT_FALSE(chat(emu, plain).body.contains("logprobs"));
+    EXPECT_FALSE(postChat(emu, plain).body.contains("logprobs"));
 }

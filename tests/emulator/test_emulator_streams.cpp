@@ -20,13 +20,6 @@ QByteArray event(const char* json)
     return QByteArrayLiteral("data: ") + QByteArray(json) + QByteArrayLiteral("\n\n");
 }
 
-RawResponse chat(EmulatorThread& emu, const QJsonObject& body, const QList<QByteArray>& headers = {})
-{
-    TestClient client(emu.server()->port());
-    client.postJson("/v1/chat/completions", body, headers);
-    return client.read();
-}
-
 ServerConfig llamaConfig(Era era = Era::Current)
 {
     ServerConfig config = baseConfig(Dialect::LlamaServer, era);
@@ -78,16 +71,6 @@ Script toolScript(const QString& arguments, int fragments)
     return script;
 }
 
-QJsonObject withTools(QJsonObject body)
-{
-    const QJsonObject function {{QStringLiteral("name"), QStringLiteral("get_weather")},
-        {QStringLiteral("parameters"), QJsonObject {{QStringLiteral("type"), QStringLiteral("object")}}}};
-    body.insert(QStringLiteral("tools"),
-        QJsonArray {QJsonObject {
-            {QStringLiteral("type"), QStringLiteral("function")}, {QStringLiteral("function"), function}}});
-    return body;
-}
-
 QJsonObject withUsage(
     QJsonObject body, const QJsonObject& options = {{QStringLiteral("include_usage"), true}})
 {
@@ -105,7 +88,7 @@ TEST(EmulatorStreams, LlamaPlainMatchesDocSample)
     config.script = helloScript();
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    const RawResponse response = chat(emu, chatBody(true));
+    const RawResponse response = postChat(emu, chatBody(true));
 
     EXPECT_EQ(response.status, 200);
     EXPECT_EQ(response.header("Content-Type"), "text/event-stream");
@@ -191,7 +174,7 @@ TEST(EmulatorStreams, LlamaReasoningParsedAndLeaked)
     config.script = reasoningScript(ReasoningMode::Parsed);
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    RawResponse response = chat(emu, chatBody(true));
+    RawResponse response = postChat(emu, chatBody(true));
     QList<QByteArray> payloads = response.dataPayloads();
     ASSERT_GE(payloads.size(), 5);
     EXPECT_EQ(normalized(payloads[1]),
@@ -200,7 +183,7 @@ TEST(EmulatorStreams, LlamaReasoningParsedAndLeaked)
 
     config.script = reasoningScript(ReasoningMode::LeakedWithTags);
     emu.server()->setConfig(config);
-    response = chat(emu, chatBody(true));
+    response = postChat(emu, chatBody(true));
     QString content;
     for (const QByteArray& payload : response.dataPayloads()) {
         const QJsonObject delta = QJsonDocument::fromJson(payload)
@@ -220,7 +203,7 @@ TEST(EmulatorStreams, LlamaReasoningParsedAndLeaked)
 
     config.script = reasoningScript(ReasoningMode::LeakedBareClose);
     emu.server()->setConfig(config);
-    response = chat(emu, chatBody(true));
+    response = postChat(emu, chatBody(true));
     EXPECT_TRUE(response.body.contains(R"("delta":{"content":"</think>"})"));
     EXPECT_FALSE(response.body.contains("<think>"));
 
@@ -239,7 +222,7 @@ TEST(EmulatorStreams, LlamaToolCallMatchesDocShape)
     config.script = toolScript(QStringLiteral(R"({"location":"Paris"})"), 2);
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    const RawResponse response = chat(emu, withTools(chatBody(true)));
+    const RawResponse response = postChat(emu, withTools(chatBody(true)));
     const QList<QByteArray> payloads = response.dataPayloads();
     ASSERT_EQ(payloads.size(), 5);
     EXPECT_EQ(normalized(payloads[1]),
@@ -261,7 +244,7 @@ TEST(EmulatorStreams, LlamaUsageChunkCarriesTimingsInTheSameWrite)
     config.script = helloScript();
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    RawResponse response = chat(emu, withUsage(chatBody(true)));
+    RawResponse response = postChat(emu, withUsage(chatBody(true)));
     ASSERT_EQ(response.chunks.size(), 4u);
     const QByteArray tail = normalized(response.chunks[2]);
     EXPECT_TRUE(tail.startsWith(event(
@@ -272,7 +255,7 @@ TEST(EmulatorStreams, LlamaUsageChunkCarriesTimingsInTheSameWrite)
 
     config.script.includeTimings = false;
     emu.server()->setConfig(config);
-    response = chat(emu, chatBody(true));
+    response = postChat(emu, chatBody(true));
     EXPECT_FALSE(response.body.contains("timings"));
     EXPECT_FALSE(response.body.contains("usage")); // include_usage defaults to false
 }
@@ -283,7 +266,7 @@ TEST(EmulatorStreams, LlamaNonStreamingBody)
     config.script = reasoningScript(ReasoningMode::Parsed);
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    const RawResponse response = chat(emu, chatBody(false));
+    const RawResponse response = postChat(emu, chatBody(false));
     EXPECT_EQ(response.header("Content-Type"), "application/json; charset=utf-8");
     EXPECT_TRUE(
         normalized(response.body)
@@ -343,7 +326,7 @@ TEST(EmulatorStreams, VllmReasoningFieldPerEra)
         config.script = reasoningScript(ReasoningMode::Parsed);
         EmulatorThread emu;
         ASSERT_TRUE(emu.start(config));
-        const QList<QByteArray> payloads = chat(emu, chatBody(true)).dataPayloads();
+        const QList<QByteArray> payloads = postChat(emu, chatBody(true)).dataPayloads();
         ASSERT_EQ(payloads.size(), 6);
         EXPECT_TRUE(payloads[0].contains(QByteArray(QByteArrayLiteral("\"delta\":") + c.role)))
             << payloads[0].constData();
@@ -365,22 +348,23 @@ TEST(EmulatorStreams, VllmUsageOnceStreamOptionsIsPresent)
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
 
-    QList<QByteArray> payloads = chat(emu, withUsage(chatBody(true), QJsonObject {})).dataPayloads();
+    QList<QByteArray> payloads = postChat(emu, withUsage(chatBody(true), QJsonObject {})).dataPayloads();
     ASSERT_EQ(payloads.size(), 7);
     EXPECT_FALSE(payloads[4].contains("system_fingerprint")); // it moves to the usage chunk
     EXPECT_EQ(normalized(payloads[5]),
         R"({"id":"ID","object":"chat.completion.chunk","created":T,"model":"Qwen/Qwen3-8B","choices":[],"usage":{"prompt_tokens":9,"total_tokens":12,"completion_tokens":3,"completion_tokens_details":{"reasoning_tokens":2}},"system_fingerprint":"vllm-0.25.1-6cda6dc1"})");
 
-    payloads = chat(emu, withUsage(chatBody(true), QJsonObject {{QStringLiteral("include_usage"), false}}))
-                   .dataPayloads();
+    payloads
+        = postChat(emu, withUsage(chatBody(true), QJsonObject {{QStringLiteral("include_usage"), false}}))
+              .dataPayloads();
     EXPECT_EQ(payloads.size(), 6);
-    payloads = chat(emu, chatBody(true)).dataPayloads();
+    payloads = postChat(emu, chatBody(true)).dataPayloads();
     EXPECT_EQ(payloads.size(), 6);
 
     config = vllmConfig(Era::Legacy);
     config.script = helloScript();
     emu.server()->setConfig(config);
-    payloads = chat(emu, withUsage(chatBody(true))).dataPayloads();
+    payloads = postChat(emu, withUsage(chatBody(true))).dataPayloads();
     EXPECT_EQ(normalized(payloads[4]),
         R"({"id":"ID","object":"chat.completion.chunk","created":T,"model":"Qwen/Qwen3-8B","choices":[],"usage":{"prompt_tokens":9,"total_tokens":11,"completion_tokens":2}})");
 }
@@ -391,7 +375,7 @@ TEST(EmulatorStreams, VllmToolCallMatchesDocSample)
     config.script = toolScript(QStringLiteral(R"({"location": "Paris"})"), 2);
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    const QList<QByteArray> payloads = chat(emu, withTools(chatBody(true))).dataPayloads();
+    const QList<QByteArray> payloads = postChat(emu, withTools(chatBody(true))).dataPayloads();
     ASSERT_EQ(payloads.size(), 6);
     EXPECT_EQ(normalized(payloads[1]),
         R"({"id":"ID","object":"chat.completion.chunk","created":T,"model":"Qwen/Qwen3-8B","choices":[{"index":0,"delta":{"tool_calls":[{"id":"TOOL","type":"function","index":0,"function":{"name":"get_weather"}}]},"logprobs":null,"finish_reason":null,"token_ids":null}]})");
@@ -403,7 +387,7 @@ TEST(EmulatorStreams, VllmToolCallMatchesDocSample)
 
     config.era = Era::Transitional;
     emu.server()->setConfig(config);
-    const QList<QByteArray> transitional = chat(emu, withTools(chatBody(true))).dataPayloads();
+    const QList<QByteArray> transitional = postChat(emu, withTools(chatBody(true))).dataPayloads();
     EXPECT_TRUE(transitional[1].contains(R"("delta":{"reasoning_content":null,"tool_calls":[)"));
 }
 
@@ -413,7 +397,7 @@ TEST(EmulatorStreams, VllmNonStreamingBodyPerEra)
     config.script = reasoningScript(ReasoningMode::Parsed);
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    RawResponse response = chat(emu, chatBody(false));
+    RawResponse response = postChat(emu, chatBody(false));
     EXPECT_EQ(response.header("content-type"), "application/json");
     EXPECT_TRUE(
         normalized(response.body)
@@ -421,7 +405,7 @@ TEST(EmulatorStreams, VllmNonStreamingBodyPerEra)
                 R"({"id":"ID","object":"chat.completion","created":T,"model":"Qwen/Qwen3-8B","choices":[{"index":0,"message":{"role":"assistant","content":"Hi!","refusal":null,"annotations":null,"audio":null,"function_call":null,"reasoning":"The user"},"logprobs":null,"finish_reason":"stop","stop_reason":null,"token_ids":null}],"service_tier":null,"system_fingerprint":"vllm-0.25.1-6cda6dc1","usage":{"prompt_tokens":9,"total_tokens":12,"completion_tokens":3,"prompt_tokens_details":null},"prompt_logprobs":null,"prompt_token_ids":null,"kv_transfer_params":null})"));
     config.era = Era::Transitional;
     emu.server()->setConfig(config);
-    response = chat(emu, chatBody(false));
+    response = postChat(emu, chatBody(false));
     EXPECT_TRUE(
         response.body.contains(R"("tool_calls":[],"reasoning":"The user","reasoning_content":"The user"})"));
 }
@@ -458,7 +442,7 @@ TEST(EmulatorStreams, SglangCurrentPlainMatchesDocSample)
     EXPECT_EQ(id.size(), 32);
 
     // The model is echoed, "default" when none was sent.
-    const QList<QByteArray> noModel = chat(emu, chatBody(true)).dataPayloads();
+    const QList<QByteArray> noModel = postChat(emu, chatBody(true)).dataPayloads();
     EXPECT_TRUE(noModel[0].contains(R"("model":"default")"));
 }
 
@@ -469,7 +453,7 @@ TEST(EmulatorStreams, SglangLegacyMatchesDocSample)
     config.script.content = QStringList {QStringLiteral("Hello")};
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    const QList<QByteArray> payloads = chat(emu, sglangBody(true)).dataPayloads();
+    const QList<QByteArray> payloads = postChat(emu, sglangBody(true)).dataPayloads();
     ASSERT_EQ(payloads.size(), 4);
     EXPECT_EQ(normalized(payloads[0]),
         normalized(
@@ -489,7 +473,7 @@ TEST(EmulatorStreams, SglangReasoningToolCallAndUsage)
     config.script.reasoning = QStringList {QStringLiteral("The user")};
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    const QList<QByteArray> payloads = chat(emu, withUsage(withTools(sglangBody(true)))).dataPayloads();
+    const QList<QByteArray> payloads = postChat(emu, withUsage(withTools(sglangBody(true)))).dataPayloads();
     ASSERT_EQ(payloads.size(), 7);
     EXPECT_EQ(normalized(payloads[1]),
         R"({"id":"ID","object":"chat.completion.chunk","created":T,"model":"Qwen3-8B","choices":[{"index":0,"delta":{"reasoning_content":"The user"},"logprobs":null,"finish_reason":null,"matched_stop":null}]})");
@@ -511,7 +495,7 @@ TEST(EmulatorStreams, SglangWithoutToolParserPrintsMarkup)
     config.script.toolCalls[0].name = QStringLiteral("web_search");
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    const RawResponse response = chat(emu, withTools(sglangBody(true)));
+    const RawResponse response = postChat(emu, withTools(sglangBody(true)));
     QString content;
     for (const QByteArray& payload : response.dataPayloads()) {
         EXPECT_FALSE(payload.contains("tool_calls"));
@@ -532,7 +516,7 @@ TEST(EmulatorStreams, SglangNonStreamingBody)
     config.script = helloScript();
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
-    const RawResponse response = chat(emu, sglangBody(false));
+    const RawResponse response = postChat(emu, sglangBody(false));
     EXPECT_EQ(normalized(response.body),
         R"({"id":"ID","object":"chat.completion","created":T,"model":"Qwen3-8B","choices":[{"index":0,"message":{"role":"assistant","content":"Hello there!","reasoning_content":null,"tool_calls":null},"logprobs":null,"finish_reason":"stop","matched_stop":151645}],"usage":{"prompt_tokens":9,"total_tokens":11,"completion_tokens":2,"prompt_tokens_details":null,"reasoning_tokens":0},"metadata":{"weight_version":"default"}})");
 }
@@ -548,7 +532,7 @@ TEST(EmulatorStreams, MaxTokensTruncatesWithLength)
         ASSERT_TRUE(emu.start(config));
         QJsonObject body = withUsage(chatBody(true));
         body.insert(QStringLiteral("max_tokens"), 4);
-        const RawResponse response = chat(emu, body);
+        const RawResponse response = postChat(emu, body);
         EXPECT_TRUE(response.body.contains(R"("finish_reason":"length")"));
         EXPECT_TRUE(response.body.contains(R"("completion_tokens":4)"));
         EXPECT_FALSE(response.body.contains("w4 "));
@@ -567,7 +551,7 @@ TEST(EmulatorStreams, ScriptForSeesTheRequest)
     EmulatorThread emu;
     ASSERT_TRUE(emu.start(config));
     const RawResponse response
-        = chat(emu, withTools(withUsage(chatBody(true, QStringLiteral("one two three")))));
+        = postChat(emu, withTools(withUsage(chatBody(true, QStringLiteral("one two three")))));
     EXPECT_EQ(response.status, 200);
     EXPECT_EQ(seen.method, "POST");
     EXPECT_EQ(seen.path, "/v1/chat/completions");
