@@ -6,6 +6,7 @@
 #include "model/evaluate/Fidelity.h"
 #include "model/evaluate/FidelityAlignment.h"
 
+#include <QHash>
 #include <algorithm>
 #include <cmath>
 
@@ -22,102 +23,134 @@ double probability(double logprob)
 
 } // namespace fidelity
 
-std::vector<TokenCandidate> normalizedTopList(const std::vector<TokenCandidate>& top)
-{
-    std::vector<TokenCandidate> sorted = top;
-    // vLLM puts the sampled token first; a stable sort keeps the server's order among equals.
-    std::stable_sort(sorted.begin(), sorted.end(),
-        [](const TokenCandidate& a, const TokenCandidate& b) { return a.logprob > b.logprob; });
-    std::vector<TokenCandidate> out;
-    out.reserve(sorted.size());
-    for (TokenCandidate& c : sorted) {
-        // Sorted first, so the entry kept for a token is the one with the higher logprob.
-        const bool seen = std::any_of(
-            out.begin(), out.end(), [&c](const TokenCandidate& o) { return fidelity::sameToken(o, c); });
-        if (!seen)
-            out.push_back(std::move(c));
-    }
-    return out;
-}
-
 namespace {
 
-/// A normalized list read as probabilities: listed p (scaled to sum to 1 when rounding made the
-/// sum exceed it) and the tail mass T the list leaves over.
-struct ListMass {
-    std::vector<double> p;
-    double tail = 0;
-    double smallest = 0; ///< the smallest listed p (0 when the list holds an impossible token)
+/// A list entry with its bytes hashed once (most comparisons are then one integer compare), its
+/// probability, and where the other list holds the same token (−1: it does not).
+struct Entry {
+    const TokenCandidate* c = nullptr;
+    std::size_t hash = 0;
+    double p = 0;
+    int match = -1;
+    bool same(const Entry& o) const
+    {
+        if (c->id && o.c->id)
+            return *c->id == *o.c->id;
+        return hash == o.hash && c->bytes == o.c->bytes;
+    }
 };
 
-ListMass massOf(const std::vector<TokenCandidate>& list)
+/// normalizedTopList into `out` without copying the entries: it runs at every compared position,
+/// so the caller reuses the buffer.
+void normalizeInto(const std::vector<TokenCandidate>& top, std::vector<Entry>& out)
 {
-    ListMass m;
-    double sum = 0;
-    for (const TokenCandidate& c : list) {
-        m.p.push_back(fidelity::probability(c.logprob));
-        sum += m.p.back();
+    out.clear();
+    for (const TokenCandidate& c : top) {
+        // Insertion sort, stable (vLLM puts the sampled token first; equals keep the server's
+        // order): lists hold at most a few dozen entries.
+        Entry e;
+        e.c = &c;
+        e.hash = qHash(c.bytes);
+        auto at = out.end();
+        while (at != out.begin() && (at - 1)->c->logprob < c.logprob)
+            --at;
+        out.insert(at, e);
     }
-    if (sum > 1) {
-        for (double& p : m.p)
-            p /= sum;
-    } else {
-        m.tail = 1 - sum;
-    }
-    m.smallest = m.p.empty() ? 0 : *std::min_element(m.p.begin(), m.p.end());
-    return m;
+    // Sorted first, so the entry kept for a token is the one with the higher logprob.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (std::none_of(out.begin(), out.begin() + std::ptrdiff_t(kept),
+                [&](const Entry& o) { return o.same(out[i]); }))
+            out[kept++] = out[i];
+    out.resize(kept);
 }
 
-/// The probability each token of the union gets from one list, plus the tail bucket (last).
-std::vector<double> overUnion(const std::vector<TokenCandidate>& list, const ListMass& mass,
-    const std::vector<const TokenCandidate*>& unionTokens)
-{
-    std::vector<double> out(unionTokens.size() + 1, -1.0);
-    int missing = 0;
-    for (std::size_t u = 0; u < unionTokens.size(); ++u) {
-        for (std::size_t i = 0; i < list.size(); ++i) {
-            if (fidelity::sameToken(list[i], *unionTokens[u])) {
-                out[u] = mass.p[i];
-                break;
-            }
+/// A normalized list read as probabilities: listed p (scaled to sum to 1 when rounding made the
+/// sum exceed it, into Entry::p) and the tail mass T the list leaves over.
+struct ListMass {
+    double tail = 0;
+    double smallest = 0; ///< the smallest listed p (0 when the list holds an impossible token)
+
+    explicit ListMass(std::vector<Entry>& list)
+    {
+        double sum = 0;
+        for (Entry& e : list) {
+            e.p = fidelity::probability(e.c->logprob);
+            sum += e.p;
         }
-        missing += out[u] < 0 ? 1 : 0;
+        if (sum > 1) {
+            for (Entry& e : list)
+                e.p /= sum;
+        } else {
+            tail = 1 - sum;
+        }
+        smallest = list.empty() ? 0 : list.back().p; // sorted descending
+        for (const Entry& e : list)
+            smallest = std::min(smallest, e.p);
     }
-    // An unlisted token is less likely than every listed one and shares the tail with the
-    // tokens nobody listed: it gets min(smallest listed p, T / (m + 1)), the bucket the rest.
-    const double each = missing > 0 ? std::min(mass.smallest, mass.tail / (missing + 1)) : 0;
-    for (std::size_t u = 0; u < unionTokens.size(); ++u)
-        if (out[u] < 0)
-            out[u] = each;
-    out.back() = std::max(0.0, mass.tail - each * missing);
-    return out;
+
+    /// What each of `missing` tokens of the union this list does not hold gets: less than every
+    /// listed one, and a share of the tail with the tokens nobody listed — min(smallest listed p,
+    /// T / (m + 1)). The tail bucket keeps the rest.
+    double unlisted(int missing) const { return missing > 0 ? std::min(smallest, tail / (missing + 1)) : 0; }
+    double bucket(int missing) const { return std::max(0.0, tail - unlisted(missing) * missing); }
+};
+
+double klTerm(double p, double q)
+{
+    // p = 0 contributes 0, and p = q exactly 0 (so identical lists give exactly 0).
+    if (p <= 0 || p == q)
+        return 0;
+    return p * std::log(p / std::max(q, FidelityProbabilityFloor));
 }
 
 } // namespace
 
+std::vector<TokenCandidate> normalizedTopList(const std::vector<TokenCandidate>& top)
+{
+    std::vector<Entry> entries;
+    normalizeInto(top, entries);
+    std::vector<TokenCandidate> out;
+    out.reserve(entries.size());
+    for (const Entry& e : entries)
+        out.push_back(*e.c);
+    return out;
+}
+
 std::optional<double> topListKl(
     const std::vector<TokenCandidate>& reference, const std::vector<TokenCandidate>& candidate)
 {
-    const std::vector<TokenCandidate> p = normalizedTopList(reference);
-    const std::vector<TokenCandidate> q = normalizedTopList(candidate);
+    thread_local std::vector<Entry> p, q;
+    normalizeInto(reference, p);
+    normalizeInto(candidate, q);
     if (p.empty() || q.empty())
         return std::nullopt;
-    std::vector<const TokenCandidate*> unionTokens;
-    unionTokens.reserve(p.size() + q.size());
-    for (const TokenCandidate& c : p)
-        unionTokens.push_back(&c);
-    for (const TokenCandidate& c : q)
-        if (std::none_of(
-                p.begin(), p.end(), [&c](const TokenCandidate& o) { return fidelity::sameToken(o, c); }))
-            unionTokens.push_back(&c);
-    const std::vector<double> pu = overUnion(p, massOf(p), unionTokens);
-    const std::vector<double> qu = overUnion(q, massOf(q), unionTokens);
-    double kl = 0;
-    for (std::size_t i = 0; i < pu.size(); ++i) {
-        if (pu[i] <= 0 || pu[i] == qu[i]) // p = 0 contributes 0; p = q contributes exactly 0
-            continue;
-        kl += pu[i] * std::log(pu[i] / std::max(qu[i], FidelityProbabilityFloor));
+    const ListMass pm(p);
+    const ListMass qm(q);
+    // The union: P's tokens, then Q's that P does not list.
+    for (std::size_t j = 0; j < q.size(); ++j) {
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            if (p[i].match < 0 && p[i].same(q[j])) {
+                p[i].match = int(j);
+                q[j].match = int(i);
+                break;
+            }
+        }
     }
+    const auto unmatched = [](const std::vector<Entry>& l) {
+        return int(std::count_if(l.begin(), l.end(), [](const Entry& e) { return e.match < 0; }));
+    };
+    const int missingFromQ = unmatched(p);
+    const int missingFromP = unmatched(q);
+    const double pUnlisted = pm.unlisted(missingFromP);
+    const double qUnlisted = qm.unlisted(missingFromQ);
+    double kl = 0;
+    for (const Entry& e : p)
+        kl += klTerm(e.p, e.match >= 0 ? q[std::size_t(e.match)].p : qUnlisted);
+    for (const Entry& e : q)
+        if (e.match < 0)
+            kl += klTerm(pUnlisted, e.p);
+    kl += klTerm(pm.bucket(missingFromP), qm.bucket(missingFromQ));
     // Both sides are distributions over the same buckets, so KL ≥ 0; rounding (and the floor)
     // may leave a hair below it.
     return std::isfinite(kl) ? std::max(0.0, kl) : 0.0;
