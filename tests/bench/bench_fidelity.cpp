@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What the fidelity measure costs Quantscope (docs/benchmarks.md, "Fidelity"): one KL over two
+// What the fidelity measure costs Quantscope: one KL over two
 // 20-entry top lists, and computeFidelity over a run of a reference and several arms, each
 // answering every prompt with 128 tokens of 20 alternatives, with and without the bootstrap.
 //   bench_fidelity [--arms N] [--prompts N] [--tokens N] [--top N]
