@@ -57,6 +57,8 @@ Evaluation evaluate(
     e.resources = computeResources(result);
     if (!result.judging.empty())
         e.judged = judgeQuality(result);
+    // Against the file's reference, else the baseline; the bootstrap only with the comparison's.
+    e.fidelity = computeFidelity(result, e.baseline, -1, withComparison);
     return e;
 }
 
@@ -129,6 +131,9 @@ RunResult combineResults(std::vector<LabelledResult> files)
     QStringList differentSuites;
     QString judgedBy = out.judging.empty() ? QString() : firstLabel;
     QStringList judgingNotes;
+    QStringList referenceNotes;
+    // One reference for the combined run: the first file's that marks one.
+    int reference = referenceEndpoint(out);
     const auto suiteId = [](const nlohmann::json& suite) {
         return suite.is_object() ? QString::fromStdString(suite.value("id", std::string())) : QString();
     };
@@ -140,6 +145,14 @@ RunResult combineResults(std::vector<LabelledResult> files)
         const int offset = int(out.endpoints.size());
         for (RunEndpoint& e : r.endpoints) {
             e.endpoint.label = files[f].label + QStringLiteral(" · ") + e.endpoint.displayName();
+            if (e.reference && reference >= 0) {
+                e.reference = false;
+                referenceNotes << QStringLiteral("%1 is no longer the fidelity reference: \"%2\" is")
+                                      .arg(e.endpoint.label,
+                                          out.endpoints[std::size_t(reference)].endpoint.label);
+            } else if (e.reference) {
+                reference = int(out.endpoints.size());
+            }
             out.endpoints.push_back(std::move(e));
         }
         out.records.reserve(out.records.size() + r.records.size());
@@ -178,7 +191,7 @@ RunResult combineResults(std::vector<LabelledResult> files)
     if (!differentSuites.isEmpty())
         note += QStringLiteral("; %1 ran a different suite than %2, so only tests with the same id pair up")
                     .arg(differentSuites.join(QStringLiteral(", ")), firstLabel);
-    for (const QString& n : judgingNotes)
+    for (const QString& n : judgingNotes + referenceNotes)
         note += QStringLiteral("; ") + n;
     out.judging.notes += judgingNotes;
     if (!out.note.isEmpty())

@@ -37,7 +37,8 @@ std::vector<TokenCandidate> normalizedTopList(const std::vector<TokenCandidate>&
 ///   mass gives a large but finite term.
 /// Exact when both lists hold the whole distribution. nullopt when either list is empty.
 /// Never NaN or inf.
-std::optional<double> topListKl(const std::vector<TokenCandidate>& reference, const std::vector<TokenCandidate>& candidate);
+std::optional<double> topListKl(
+    const std::vector<TokenCandidate>& reference, const std::vector<TokenCandidate>& candidate);
 constexpr double FidelityProbabilityFloor = 1e-10;
 
 /// How one candidate answer compares with the reference's answer to the same prompt (same test,
@@ -72,6 +73,8 @@ struct FidelityPrompt {
     /// itself (both arms saw the same context there). nullopt when not comparable.
     std::optional<double> kl;
     int klPositions = 0; ///< positions that entered `kl`
+    std::vector<double> positionKl; ///< topListKl at each of those positions, in order
+    int logprobDeltaPositions = 0; ///< positions that entered `meanAbsLogprobDelta`
 
     /// At the divergence, in the candidate's top list (normalized): the rank (1 = its first
     /// choice) of the reference's token, nullopt when it is not listed (rank > listed).
@@ -85,6 +88,9 @@ struct FidelityPrompt {
     /// between the two records. nullopt when neither gate judged both.
     std::optional<bool> gradeChanged;
     QString note; ///< e.g. "tokenizers differ", "no logprobs from this server"
+    /// The request asked for logprobs and the server sent none (it ignores `logprobs`).
+    bool referenceIgnoredLogprobs = false;
+    bool candidateIgnoredLogprobs = false;
 };
 
 /// One arm compared with the reference over every fidelity prompt both answered.
@@ -94,6 +100,9 @@ struct FidelityArm {
     QString endpointLabel;
     QString referenceLabel;
     std::vector<FidelityPrompt> prompts; ///< in the order of the reference's records
+    /// Prompts not compared because either answer failed (never counted as flips); they are not
+    /// in `prompts`.
+    int failedPrompts = 0;
 
     int identical = 0;
     double flipRate = 0; ///< 1 − identical / prompts (0 without prompts)
@@ -125,6 +134,7 @@ struct Fidelity {
     bool referenceMarked = false; ///< the file marks it (`--reference`); false: it is the baseline
     QString referenceLabel;
     std::vector<FidelityArm> arms; ///< every other endpoint with fidelity prompts, in endpoint order
+    std::vector<int> records; ///< every fidelity record (measured), indexes into RunResult::records
     QStringList notes;
     bool measured() const { return !arms.empty(); }
 };
@@ -135,7 +145,10 @@ FidelityPrompt compareAnswers(const RunRecord& reference, const RunRecord& candi
 /// Fidelity of every endpoint against `reference` (−1: the file's marked reference, else
 /// `baseline`) over the measured records of the fidelity tests (records whose request asked for
 /// logprobs, or tests the stored suite marks `"fidelity": true`). Empty when there are none.
-Fidelity computeFidelity(const RunResult& result, int baseline, int reference = -1);
+/// `withIntervals` = false skips the bootstrap of `klCi` (the guardrails and a live run's fast
+/// pass need only the point values).
+Fidelity computeFidelity(
+    const RunResult& result, int baseline, int reference = -1, bool withIntervals = true);
 
 /// `summary --json`'s "fidelity": one entry per compared arm, {"endpoint", "reference", "prompts",
 /// "identical", "flip_rate", "kl_mean", "kl_comparable", "median_shared_prefix_tokens",

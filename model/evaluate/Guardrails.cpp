@@ -49,6 +49,12 @@ constexpr RegisteredCheck kChecks[] = {
     {"judge_too_few_pairs", &checkJudgeTooFewPairs},
     {"judge_failures_uneven", &checkJudgeFailuresUneven},
     {"judge_verbosity", &checkJudgeVerbosity},
+    {"fidelity_reference_other_model", &checkFidelityReferenceModel},
+    {"fidelity_prompt_mismatch", &checkFidelityPromptMismatch},
+    {"fidelity_no_logprobs", &checkFidelityNoLogprobs},
+    {"fidelity_not_greedy", &checkFidelityNotGreedy},
+    {"fidelity_speculative_decoding", &checkFidelitySpeculative},
+    {"fidelity_tokenizers_differ", &checkFidelityTokenizers},
 };
 
 } // namespace

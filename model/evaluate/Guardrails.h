@@ -22,7 +22,9 @@ struct Guardrail {
     /// "server_queueing", "server_preemptions", "kv_cache_near_full", "memory_grew",
     /// "server_restarted", "telemetry_gaps", and about an LLM judge "judge_is_an_arm",
     /// "judge_low_consistency", "judge_position_bias", "judge_too_few_pairs",
-    /// "judge_failures_uneven", "judge_verbosity".
+    /// "judge_failures_uneven", "judge_verbosity", and about the fidelity comparison
+    /// "fidelity_reference_other_model", "fidelity_prompt_mismatch", "fidelity_no_logprobs",
+    /// "fidelity_not_greedy", "fidelity_speculative_decoding", "fidelity_tokenizers_differ".
     QString id;
     enum class Severity {
         Info, ///< worth knowing; the numbers are still what they claim to be

@@ -114,6 +114,7 @@ Context::Context(const RunResult& r)
         resources = computeResources(r);
     if (!r.judging.empty())
         judged = judgeQuality(r);
+    fidelity = computeFidelity(r, arms.empty() ? 0 : arms.front(), -1, false);
 }
 
 std::vector<const RunRecord*> Context::completed(int e) const

@@ -4,6 +4,7 @@
 // What the guardrail checks share: the run indexed once (Context), the shape of a finding and
 // the one place a finding becomes a Guardrail. Internal to model/evaluate.
 
+#include "model/evaluate/Fidelity.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/JudgedQuality.h"
 #include "model/evaluate/Resources.h"
@@ -63,6 +64,7 @@ struct Context {
     QStringList tests; ///< test ids in order of first appearance
     ResourceReport resources; ///< what the servers spent; empty when nothing was scraped
     JudgedQuality judged; ///< what the LLM judge said; `judged` false when none judged
+    Fidelity fidelity; ///< each arm against the reference (point values); empty without fidelity prompts
 
     explicit Context(const RunResult& r);
 
@@ -105,6 +107,9 @@ std::optional<Guardrail> report(const Context& ctx, Finding found, Severity seve
     QString advice, const QString& separator = QStringLiteral("; "));
 
 using Check = std::optional<Guardrail> (*)(const Context&);
+
+/// Every name the run knows for the weights behind an endpoint (ModelChecks.cpp).
+QStringList modelNames(const Context& ctx, int e);
 
 // ---- the checks, by what they look at -----------------------------------------------------------
 
@@ -153,5 +158,15 @@ std::optional<Guardrail> checkJudgePositionBias(const Context& ctx);
 std::optional<Guardrail> checkJudgeTooFewPairs(const Context& ctx);
 std::optional<Guardrail> checkJudgeFailuresUneven(const Context& ctx);
 std::optional<Guardrail> checkJudgeVerbosity(const Context& ctx);
+
+// Whether the fidelity comparison compares like with like: the reference's model, the prompts'
+// tokens, logprobs sent at all, greedy decoding, drafting, tokenizers (FidelityChecks.cpp). None
+// fires on a run without fidelity prompts.
+std::optional<Guardrail> checkFidelityReferenceModel(const Context& ctx);
+std::optional<Guardrail> checkFidelityPromptMismatch(const Context& ctx);
+std::optional<Guardrail> checkFidelityNoLogprobs(const Context& ctx);
+std::optional<Guardrail> checkFidelityNotGreedy(const Context& ctx);
+std::optional<Guardrail> checkFidelitySpeculative(const Context& ctx);
+std::optional<Guardrail> checkFidelityTokenizers(const Context& ctx);
 
 } // namespace qs::guardrails

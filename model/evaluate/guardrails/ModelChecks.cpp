@@ -8,26 +8,6 @@ namespace qs::guardrails {
 
 namespace {
 
-/// Every name the run knows for the weights behind an endpoint.
-QStringList modelNames(const Context& ctx, int e)
-{
-    const RunEndpoint& re = ctx.endpoint(e);
-    const json& p = re.probe;
-    QStringList names;
-    const bool listed = !(p.is_object() && p.contains("model_listed") && p["model_listed"].is_boolean())
-        || p["model_listed"].get<bool>();
-    if (listed) {
-        addUnique(names, re.endpoint.model);
-        addUnique(names, jsonString(p, "model"));
-    } else if (p.contains("models") && p["models"].is_array() && !p["models"].empty()
-        && p["models"][0].is_string()) {
-        // llama-server and SGLang ignore a model name they do not serve: the listed one answers.
-        addUnique(names, QString::fromStdString(p["models"][0].get<std::string>()));
-    }
-    addUnique(names, jsonString(p, "model_path"));
-    return names;
-}
-
 QString quotedNames(const QStringList& names)
 {
     QStringList q;
@@ -51,6 +31,25 @@ std::vector<ModelIdentity> identities(const Context& ctx)
 }
 
 } // namespace
+
+QStringList modelNames(const Context& ctx, int e)
+{
+    const RunEndpoint& re = ctx.endpoint(e);
+    const json& p = re.probe;
+    QStringList names;
+    const bool listed = !(p.is_object() && p.contains("model_listed") && p["model_listed"].is_boolean())
+        || p["model_listed"].get<bool>();
+    if (listed) {
+        addUnique(names, re.endpoint.model);
+        addUnique(names, jsonString(p, "model"));
+    } else if (p.contains("models") && p["models"].is_array() && !p["models"].empty()
+        && p["models"][0].is_string()) {
+        // llama-server and SGLang ignore a model name they do not serve: the listed one answers.
+        addUnique(names, QString::fromStdString(p["models"][0].get<std::string>()));
+    }
+    addUnique(names, jsonString(p, "model_path"));
+    return names;
+}
 
 std::optional<Guardrail> checkModelUnknown(const Context& ctx)
 {
