@@ -27,8 +27,19 @@ nlohmann::json buildChatBody(const Endpoint& endpoint, const ChatRequest& reques
         body["temperature"] = *request.temperature;
     if (request.seed)
         body["seed"] = *request.seed;
-    if (request.tools.is_array() && !request.tools.empty())
+    const bool tools = request.tools.is_array() && !request.tools.empty();
+    if (tools)
         body["tools"] = request.tools;
+    if (request.topLogprobs) {
+        // llama-server answers logprobs + tools + stream with a 400 (llama.cpp issue #28478); its
+        // native n_probs skips that check and returns the same OpenAI-shaped logprobs.
+        if (endpoint.runtime == Runtime::LlamaServer && tools && request.stream) {
+            body["n_probs"] = *request.topLogprobs;
+        } else {
+            body["logprobs"] = true;
+            body["top_logprobs"] = *request.topLogprobs;
+        }
+    }
     if (endpoint.extraBody.is_object())
         body.merge_patch(endpoint.extraBody);
     if (request.extraBody.is_object())

@@ -2,6 +2,7 @@
 #include "model/core/Logprobs.h"
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 namespace qs {
@@ -13,6 +14,15 @@ double normalizedLogprob(double raw)
     if (raw <= ImpossibleLogprob)
         return -std::numeric_limits<double>::infinity();
     return raw > 0 ? 0.0 : raw;
+}
+
+void LogprobStream::append(LogprobStream&& next)
+{
+    tokens.insert(tokens.end(), std::make_move_iterator(next.tokens.begin()),
+        std::make_move_iterator(next.tokens.end()));
+    chunks += next.chunks;
+    impossible += next.impossible;
+    unreadable += next.unreadable;
 }
 
 namespace {
@@ -58,8 +68,8 @@ nlohmann::json toJson(const LogprobStream& logprobs)
         }
         tokens.push_back(std::move(e));
     }
-    return {{"chunks", logprobs.chunks}, {"impossible", logprobs.impossible}, {"unreadable", logprobs.unreadable},
-        {"tokens", std::move(tokens)}};
+    return {{"chunks", logprobs.chunks}, {"impossible", logprobs.impossible},
+        {"unreadable", logprobs.unreadable}, {"tokens", std::move(tokens)}};
 }
 
 } // namespace qs

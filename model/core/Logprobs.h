@@ -8,6 +8,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
@@ -18,6 +19,10 @@ namespace qs {
 /// (-3.4028234663852886e+38) for p = 0, vLLM clamps to -9999.0. exp(-9999) is 0 in a double,
 /// so nothing is lost by reading both as −∞.
 constexpr double ImpossibleLogprob = -9999.0;
+
+/// The longest top list kept for one position. Quantscope asks for at most 20; a longer list is a
+/// vocabulary dump (vLLM `top_logprobs: -1`) and is cut here on the wire and refused in a file.
+constexpr std::size_t MaxTopCandidates = 256;
 
 /// A raw logprob as Quantscope reads it: −∞ at or below ImpossibleLogprob, positive values
 /// (rounding above 0) as 0, otherwise unchanged. NaN stays NaN (the caller drops it).
@@ -54,6 +59,8 @@ struct LogprobStream {
     /// The server sent logprobs at all. A request that asked for them and got none was served
     /// by a server that ignores `logprobs` (or an old build).
     bool present() const { return chunks > 0; }
+    /// Appends the next chunk's entries and counts (the stream assembler folds chunks this way).
+    void append(LogprobStream&& next);
     bool operator==(const LogprobStream&) const = default;
 };
 

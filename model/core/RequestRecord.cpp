@@ -93,6 +93,8 @@ nlohmann::json toJson(const RequestRecord& r, bool withTimeline)
     if (a.streamError)
         response["stream_error"] = {{"code", a.streamError->code}, {"type", str(a.streamError->type)},
             {"message", str(a.streamError->message)}};
+    if (a.logprobs.present()) // only when the server sent them: other records do not grow
+        response["logprobs"] = toJson(a.logprobs);
 
     nlohmann::json j = {{"endpoint", str(r.endpointLabel)}, {"url", str(r.url.toString())},
         {"request", r.requestBody}, {"http_status", r.httpStatus}, {"content_type", str(r.contentType)},

@@ -2,6 +2,7 @@
 // Reading records and headers from their JSON, every field type-checked.
 #include "model/core/RecordFields.h"
 #include "model/store/JudgingFields.h"
+#include "model/store/LogprobFields.h"
 #include "model/store/ResultFields.h"
 #include "model/store/TelemetryFields.h"
 
@@ -230,6 +231,7 @@ std::vector<RunEndpoint> endpointsFromJson(const json& a, const Loc& loc)
         e.spec = f.string("spec");
         e.simulated = f.boolean("simulated", false);
         e.probe = f.any("probe", json::object());
+        e.reference = f.boolean("reference", false);
         endpoints.push_back(std::move(e));
     }
     return endpoints;
@@ -337,6 +339,8 @@ RunRecord readRecord(
         a.streamError = serverErrorFromJson(*se, loc.member("stream_error"));
     if (const nlohmann::json* e = f.object("error"))
         q.failure = failureFromJson(*e, loc.member("error"));
+    if (const nlohmann::json* lp = f.object("logprobs"))
+        a.logprobs = logprobsFromJson(*lp, loc.member("logprobs"));
 
     r.gates = f.object("gates") ? *f.object("gates") : nlohmann::json::object();
     r.gateDetails = f.object("gate_details") ? *f.object("gate_details") : nlohmann::json::object();

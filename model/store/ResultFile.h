@@ -9,10 +9,11 @@
 
 namespace qs {
 
-/// Results file format: {"format": "quantscope-results", "version": 3, …}; version 1 files (no
-/// telemetry) and version 2 files (no judging) still load. See docs/results-format.md.
+/// Results file format: {"format": "quantscope-results", "version": 4, …}; version 1 files (no
+/// telemetry), version 2 files (no judging) and version 3 files (no logprobs, no reference
+/// endpoint) still load. See docs/results-format.md.
 inline constexpr const char* ResultsFormatName = "quantscope-results";
-inline constexpr int ResultsFormatVersion = 3;
+inline constexpr int ResultsFormatVersion = 4;
 
 /// A results (or journal) file that cannot be used. what() names the file, says what is wrong
 /// and what to do, e.g. "run.json: records[12].ttft_any_ms: expected a number or null, found a

@@ -94,8 +94,11 @@ json endpointsToJson(const std::vector<RunEndpoint>& endpoints)
     json list = json::array();
     for (const RunEndpoint& e : endpoints) {
         // toJson(Endpoint) carries api_key_env, never the key itself.
-        list.push_back({{"label", u8(e.endpoint.label)}, {"spec", u8(e.spec)}, {"simulated", e.simulated},
-            {"endpoint", toJson(e.endpoint)}, {"probe", e.probe}});
+        json j = {{"label", u8(e.endpoint.label)}, {"spec", u8(e.spec)}, {"simulated", e.simulated},
+            {"endpoint", toJson(e.endpoint)}, {"probe", e.probe}};
+        if (e.reference) // only when set: files without a reference stay as they were
+            j["reference"] = true;
+        list.push_back(std::move(j));
     }
     return list;
 }
@@ -249,6 +252,8 @@ nlohmann::json recordToJson(const RunRecord& record, const std::vector<RunEndpoi
         {"usage_only_events", a.usageOnlyEvents}, {"malformed_events", a.malformedEvents},
         {"malformed_samples", stringListToJson(a.malformedSamples)}};
     j["stream_error"] = a.streamError ? toJson(*a.streamError) : json(nullptr);
+    if (a.logprobs.present()) // only when sent: records of runs without logprobs do not grow
+        j["logprobs"] = toJson(a.logprobs);
     j["ok"] = q.ok();
     j["error"] = errorJson(q.failure);
 

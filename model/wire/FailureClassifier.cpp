@@ -3,6 +3,9 @@
 
 #include "model/wire/StreamChunk.h"
 
+#include <QRegularExpression>
+#include <optional>
+
 namespace qs {
 
 namespace {
@@ -58,6 +61,50 @@ Failure contextExceeded(const ServerError& e, const FailureContext& ctx, int sta
     f.serverMessage = e.message;
     return f;
 }
+/// The 400s a request for logprobs meets (reference Part 2): a top_logprobs above vLLM's
+/// --max-logprobs, llama-server's refusal of logprobs with tools in a stream (issue #28478), and
+/// top_logprobs without logprobs. Nothing when the message is about something else.
+std::optional<Failure> logprobRefusal(const ServerError& e, int status)
+{
+    static const QRegularExpression overCap(
+        QStringLiteral("requested (?:sample |prompt )?logprobs of (-?\\d+), which is greater than max "
+                       "allowed: (-?\\d+)"),
+        QRegularExpression::CaseInsensitiveOption);
+    Failure f;
+    f.kind = FailureKind::BadRequest;
+    f.httpStatus = status;
+    f.serverMessage = e.message;
+    if (const QRegularExpressionMatch m = overCap.match(e.message); m.hasMatch()) {
+        f.summary = QStringLiteral("HTTP %1: the server returns at most %2 logprobs per position, and the "
+                                   "request asked for %3")
+                        .arg(status)
+                        .arg(m.captured(2), m.captured(1));
+        f.advice = QStringLiteral("Start vLLM with --max-logprobs %1 (or lower top_logprobs in the suite). "
+                                  "This is a server limit, not a model failure.")
+                       .arg(m.captured(1));
+        return f;
+    }
+    if (mentions(e.message, {"logprobs is not supported with tools + stream"})) {
+        f.summary = QStringLiteral("HTTP %1: llama-server does not return logprobs for a streamed request "
+                                   "with tools (llama.cpp issue #28478)")
+                        .arg(status);
+        f.advice = QStringLiteral("Set the endpoint's runtime to llama-server (or let the probe detect it): "
+                                  "Quantscope then asks with n_probs, which this check lets through. Or "
+                                  "leave tools out of the fidelity tests. This is a server limitation, not a "
+                                  "model failure.");
+        return f;
+    }
+    if (mentions(e.message,
+            {"top_logprobs requires logprobs", "`logprobs` must be set to true",
+                "logprobs must be set to true"})) {
+        f.summary
+            = QStringLiteral("HTTP %1: the server received top_logprobs without logprobs: true").arg(status);
+        f.advice = QStringLiteral("Quantscope sends both; something removed `logprobs`. Check the endpoint's "
+                                  "extra_body and the test's extra_body (a null there deletes the key).");
+        return f;
+    }
+    return std::nullopt;
+}
 } // namespace
 
 Failure classifyHttpError(
@@ -102,6 +149,10 @@ Failure classifyHttpError(
     }
     if (isContextMessage(e) && (status == 400 || status == 413 || status == 500))
         return contextExceeded(e, ctx, status);
+    if (status == 400 || status == 422) {
+        if (auto refusal = logprobRefusal(e, status))
+            return *refusal;
+    }
     if (isToolFlagMessage(e.message)) {
         f.kind = FailureKind::ToolsNotEnabled;
         f.summary

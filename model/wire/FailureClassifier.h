@@ -24,7 +24,9 @@ struct FailureContext {
 
 /// A non-2xx HTTP response: parses the body (llama-server, vLLM and SGLang shapes) and names
 /// the cause — in particular vLLM's 400 for tools without --enable-auto-tool-choice and
-/// --tool-call-parser, llama-server's --jinja, and context length exceeded.
+/// --tool-call-parser, llama-server's --jinja, context length exceeded, and the logprob refusals
+/// (vLLM's --max-logprobs cap, llama-server's logprobs + tools + stream, top_logprobs without
+/// logprobs), each with the flag or setting that lifts it.
 Failure classifyHttpError(
     int status, QByteArrayView body, QByteArrayView contentType, const FailureContext& ctx);
 

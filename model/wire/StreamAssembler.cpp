@@ -133,6 +133,11 @@ const StreamChunk& StreamAssembler::add(const SseEvent& event)
     for (const ToolCallFragment& fragment : c.toolCalls)
         foldToolFragment(r.toolCalls, fragment);
 
+    // A chunk's logprobs count whether or not it carried text: llama-server puts a token held back
+    // (a possible stop string) on the chunk that finally sends it, or on the role-only first chunk.
+    if (c.logprobs.present())
+        r.logprobs.append(LogprobStream(c.logprobs));
+
     if (c.usage)
         mergeUsage(r.usage, *c.usage);
     if (c.timings)

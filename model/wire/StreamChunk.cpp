@@ -255,6 +255,151 @@ void readDelta(const Json& delta, StreamChunk& chunk)
         readToolCalls(*toolCalls, chunk.toolCalls);
 }
 
+// ---- logprobs (reference Part 2) ---------------------------------------------------------------
+
+/// A logprob as sent: a number (normalized: the servers' sentinels become −∞), `null` (SGLang's
+/// −∞, and `-Infinity` after withStandardLiterals) as −∞; anything else (a string, NaN, +∞) is
+/// unreadable. Counts what it reads as −∞ or cannot read.
+std::optional<double> readLogprobValue(const Json& v, LogprobStream& counts)
+{
+    if (v.is_null()) {
+        ++counts.impossible;
+        return -std::numeric_limits<double>::infinity();
+    }
+    if (v.is_number()) {
+        const double raw = v.get<double>();
+        if (!std::isnan(raw) && !(std::isinf(raw) && raw > 0)) {
+            const double lp = normalizedLogprob(raw);
+            if (std::isinf(lp))
+                ++counts.impossible;
+            return lp;
+        }
+    }
+    ++counts.unreadable;
+    return std::nullopt;
+}
+
+/// `bytes` as sent: an array of integers 0…255; nothing when missing, null or not such an array.
+std::optional<QByteArray> readBytes(const Json* v)
+{
+    if (!v || !v->is_array())
+        return std::nullopt;
+    QByteArray bytes;
+    bytes.reserve(qsizetype(v->size()));
+    for (const Json& b : *v) {
+        const auto n = toInt(&b);
+        if (!n || *n < 0 || *n > 255)
+            return std::nullopt;
+        bytes.append(char(static_cast<unsigned char>(*n)));
+    }
+    return bytes;
+}
+
+/// One entry of a `top_logprobs` list; nothing (counted unreadable) without a readable logprob.
+std::optional<TokenCandidate> readCandidate(const Json& c, LogprobStream& counts)
+{
+    const Json* logprob = member(c, "logprob");
+    if (!logprob) {
+        ++counts.unreadable;
+        return std::nullopt;
+    }
+    const std::optional<double> value = readLogprobValue(*logprob, counts);
+    if (!value)
+        return std::nullopt;
+    TokenCandidate candidate;
+    candidate.token = stringMember(c, "token");
+    candidate.bytes = readBytes(member(c, "bytes")).value_or(candidate.token.toUtf8());
+    candidate.logprob = *value;
+    candidate.id = intMember(c, "id");
+    return candidate;
+}
+
+/// One entry of `logprobs.content`, in any dialect: llama-server's with `id`s, vLLM's with the
+/// chosen token first in its top list, SGLang's with `null`s. A non-object entry is dropped
+/// (counted unreadable): it has no token to align.
+void readLogprobEntry(const Json& e, LogprobStream& out)
+{
+    if (!e.is_object()) {
+        ++out.unreadable;
+        return;
+    }
+    TokenLogprob token;
+    token.token = stringMember(e, "token");
+    token.bytes = readBytes(member(e, "bytes")).value_or(token.token.toUtf8());
+    if (const Json* logprob = member(e, "logprob"))
+        token.logprob = readLogprobValue(*logprob, out);
+    token.id = intMember(e, "id");
+    if (const Json* top = member(e, "top_logprobs"); top && top->is_array()) {
+        token.hasTop = true;
+        for (const Json& c : *top) {
+            if (token.top.size() >= MaxTopCandidates)
+                break; // more than anyone asks for: a vocabulary dump, not a top list
+            if (auto candidate = readCandidate(c, out))
+                token.top.push_back(std::move(*candidate));
+        }
+    }
+    out.tokens.push_back(std::move(token));
+}
+
+/// `"logprobs": {"content": [...]}` of a choice; `"logprobs": null` (what servers send when
+/// none were asked for) and a missing or non-array `content` mean none in this chunk.
+void readLogprobs(const Json& choice, LogprobStream& out)
+{
+    const Json* logprobs = objectMember(choice, "logprobs");
+    const Json* content = logprobs ? member(*logprobs, "content") : nullptr;
+    if (!content || !content->is_array())
+        return;
+    out.chunks = 1;
+    for (const Json& e : *content)
+        readLogprobEntry(e, out);
+}
+
+/// The payload with Python's non-standard number literals (json.dumps with allow_nan) replaced
+/// outside strings: `-Infinity` by null, `Infinity` and `NaN` by strings. Nothing when there
+/// were none, so the payload is broken for another reason. One linear pass; the output is at
+/// most 5/3 of the input.
+std::optional<QByteArray> withStandardLiterals(QByteArrayView in)
+{
+    QByteArray out;
+    out.reserve(in.size() + 16);
+    bool inString = false;
+    bool escaped = false;
+    bool changed = false;
+    for (qsizetype i = 0; i < in.size(); ++i) {
+        const char c = in[i];
+        if (inString) {
+            out.append(c);
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            inString = true;
+            out.append(c);
+            continue;
+        }
+        const QByteArrayView rest = in.sliced(i);
+        const auto replace = [&](QByteArrayView literal, const char* with) {
+            if (!rest.startsWith(literal))
+                return false;
+            out.append(with);
+            i += literal.size() - 1;
+            changed = true;
+            return true;
+        };
+        if (replace("-Infinity", "null") || replace("Infinity", "\"Infinity\"") || replace("NaN", "\"NaN\""))
+            continue;
+        out.append(c);
+    }
+    if (!changed)
+        return std::nullopt;
+    return out;
+}
+
 void readChoice(const Json& choice, StreamChunk& chunk)
 {
     // `message` is what a non-streaming body has; reading it costs nothing and helps with
@@ -265,6 +410,7 @@ void readChoice(const Json& choice, StreamChunk& chunk)
     if (delta)
         readDelta(*delta, chunk);
     chunk.finishReason = stringMember(choice, "finish_reason");
+    readLogprobs(choice, chunk.logprobs);
 }
 
 bool isDoneSentinel(QByteArrayView trimmed)
@@ -306,7 +452,11 @@ StreamChunk decodeChunk(QByteArrayView data)
         return chunk;
     }
 
-    const Json root = Json::parse(trimmed.begin(), trimmed.end(), nullptr, false);
+    Json root = Json::parse(trimmed.begin(), trimmed.end(), nullptr, false);
+    if (root.is_discarded()) {
+        if (const std::optional<QByteArray> standard = withStandardLiterals(trimmed))
+            root = Json::parse(standard->begin(), standard->end(), nullptr, false);
+    }
     if (root.is_discarded())
         return malformed(QStringLiteral("payload is not JSON: \"%1\"").arg(excerpt(trimmed)));
     if (!root.is_object())

@@ -51,6 +51,12 @@ struct StreamChunk {
         timings; ///< llama-server, last chunk (or every chunk with timings_per_token)
     std::optional<ServerError> error; ///< Kind::Error only
 
+    /// Choice 0's `logprobs.content`, entries in the server's order (llama-server: one, on the
+    /// last chunk of its token; SGLang: possibly several). `chunks` is 1 when the choice carried
+    /// a `logprobs.content` array (even an empty one), 0 for `"logprobs": null` or none; the
+    /// values are normalized (Logprobs.h), with what was read as −∞ or dropped counted.
+    LogprobStream logprobs;
+
     QString id;
     QString model;
     QString systemFingerprint;
@@ -63,7 +69,10 @@ struct StreamChunk {
     bool carriesVisible() const;
 };
 
-/// Decodes one SSE data payload. Never throws; bad input gives Kind::Malformed.
+/// Decodes one SSE data payload. Never throws; bad input gives Kind::Malformed. A payload that is
+/// not strict JSON only because of the bare `-Infinity`, `Infinity` or `NaN` a Python server's
+/// json.dumps writes is read once more with those literals replaced (outside strings): `-Infinity`
+/// as null (a logprob of −∞), `Infinity` and `NaN` as strings (unreadable values).
 StreamChunk decodeChunk(QByteArrayView data);
 
 } // namespace qs

@@ -36,6 +36,7 @@ struct Expect {
     QString model {};
     QString fingerprint {};
     QString role = QStringLiteral("assistant");
+    int logprobTokens = 0; ///< entries of logprobs.content over the stream
 };
 
 void PrintTo(const Expect& e, std::ostream* os)
@@ -113,6 +114,29 @@ std::vector<Expect> expectations()
             .responseId = s("chatcmpl-Q2k9VbN3xTe7LmR0aWq5ZyH8sDf4GjUc"),
             .model = llamaModel,
             .fingerprint = llamaFp},
+        {.file = "llama-current-logprobs.sse",
+            .content = s(" The capital is Paris —."),
+            .finish = s("stop"),
+            .usage = TokenUsage {15, 8, 23, std::nullopt, 0},
+            .timings = ServerTimings {.cacheN = 0,
+                .promptN = 15,
+                .promptMs = 30.0,
+                .promptPerTokenMs = 2.0,
+                .promptPerSecond = 500.0,
+                .predictedN = 8,
+                .predictedMs = 160.0,
+                .predictedPerTokenMs = 20.0,
+                .predictedPerSecond = 50.0,
+                .draftN = std::nullopt,
+                .draftNAccepted = std::nullopt},
+            .dataEvents = 9,
+            .tokenEvents = 5,
+            .emptyEvents = 2,
+            .usageOnlyEvents = 1,
+            .responseId = s("chatcmpl-Lp7rQb2mXe9TzUa4Rk1Jp6Lc0HdYsVfW"),
+            .model = llamaModel,
+            .fingerprint = llamaFp,
+            .logprobTokens = 6},
         {.file = "llama-legacy-usage-on-finish.sse",
             .content = s("日本語で🙂!"),
             .finish = s("length"),
@@ -192,6 +216,17 @@ std::vector<Expect> expectations()
             .emptyEvents = 2,
             .responseId = s("chatcmpl-be8d6d925ff14741"),
             .model = s("Qwen/Qwen2.5-7B-Instruct")},
+        {.file = "vllm-logprobs.sse",
+            .content = s("Paris is the capital."),
+            .finish = s("stop"),
+            .usage = TokenUsage {15, 6, 21, std::nullopt, std::nullopt},
+            .dataEvents = 9,
+            .tokenEvents = 5,
+            .emptyEvents = 2,
+            .usageOnlyEvents = 1,
+            .responseId = s("chatcmpl-7d2e9f1a0b3c4d5e"),
+            .model = s("Qwen/Qwen3-8B"),
+            .logprobTokens = 6},
         {.file = "vllm-error-midstream.sse",
             .content = s("Hello"),
             .error = error(500, "InternalServerError", "Internal server error"),
@@ -234,6 +269,17 @@ std::vector<Expect> expectations()
             .usageOnlyEvents = 1,
             .responseId = s("669d24a3423f4012bece9b51f2028500"),
             .model = s("Qwen3-8B")},
+        {.file = "sglang-logprobs.sse",
+            .content = s("Paris, of course."),
+            .finish = s("stop"),
+            .usage = TokenUsage {16, 6, 22, 0, std::nullopt},
+            .dataEvents = 7,
+            .tokenEvents = 3,
+            .emptyEvents = 2,
+            .usageOnlyEvents = 1,
+            .responseId = s("5b7e2c9d1f0a4e3b8c6d2a1f0e9b8c7d"),
+            .model = s("Qwen3-8B"),
+            .logprobTokens = 5},
         {.file = "sglang-error-midstream.sse",
             .content = s("Hello"),
             .usage = TokenUsage {10, 1, 11, 0, std::nullopt},
@@ -329,6 +375,8 @@ TEST_P(FixtureAssembly, AssemblesAsExpected)
     EXPECT_EQ(r.model, x.model);
     EXPECT_EQ(r.systemFingerprint, x.fingerprint);
     EXPECT_EQ(r.role, x.role);
+    EXPECT_EQ(int(r.logprobs.tokens.size()), x.logprobTokens);
+    EXPECT_EQ(r.logprobs.present(), x.logprobTokens > 0);
 
     // The token timeline tiles content and reasoning exactly, in order.
     int contentAt = 0;
@@ -365,6 +413,7 @@ TEST_P(FixtureAssembly, AssemblesAsExpected)
         EXPECT_EQ(other.response.usage, r.usage) << "pieces of " << pieceSize;
         EXPECT_EQ(other.response.dataEvents, r.dataEvents) << "pieces of " << pieceSize;
         EXPECT_EQ(other.response.tokenEvents.size(), r.tokenEvents.size()) << "pieces of " << pieceSize;
+        EXPECT_EQ(other.response.logprobs, r.logprobs) << "pieces of " << pieceSize;
     }
 }
 

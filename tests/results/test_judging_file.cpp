@@ -213,7 +213,7 @@ TEST(JudgingFile, VersionTwoFilesLoadWithEmptyJudging)
     const RunResult back = parseResults(bytesOf(j), QStringLiteral("old.json"));
     EXPECT_TRUE(back.judging.empty());
     EXPECT_EQ(back.records.size(), makeResult().records.size());
-    EXPECT_TRUE(serializeResults(back).startsWith(R"({"format": "quantscope-results", "version": 3,)"));
+    EXPECT_TRUE(serializeResults(back).startsWith(R"({"format": "quantscope-results", "version": 4,)"));
     // A null judging is no judging.
     j["judging"] = nullptr;
     EXPECT_TRUE(parseResults(bytesOf(j), QStringLiteral("old.json")).judging.empty());

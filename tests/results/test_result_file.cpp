@@ -59,7 +59,7 @@ TEST(ResultFile, TopLevelFieldsAndMandatoryRecordFieldNames)
 {
     const json j = fileJson(makeResult());
     EXPECT_EQ(j["format"], "quantscope-results");
-    EXPECT_EQ(j["version"], 3);
+    EXPECT_EQ(j["version"], 4);
     for (const char* key : {"tool_version", "host", "started_at", "ended_at", "complete", "note", "suite",
              "settings", "endpoints", "telemetry", "records"})
         EXPECT_TRUE(j.contains(key)) << key;
@@ -146,7 +146,7 @@ TEST(ResultFile, FirstLineIdentifiesTheFileAndEachRecordHasItsOwnLine)
 {
     const RunResult r = makeResult();
     const QList<QByteArray> lines = serializeResults(r).split('\n');
-    EXPECT_TRUE(lines[0].startsWith(R"({"format": "quantscope-results", "version": 3,)"))
+    EXPECT_TRUE(lines[0].startsWith(R"({"format": "quantscope-results", "version": 4,)"))
         << lines[0].toStdString();
     const auto recordLines
         = std::count_if(lines.begin(), lines.end(), [](const QByteArray& l) { return l.startsWith("  {"); });
@@ -507,11 +507,11 @@ TEST(ResultFileLoad, NotAResultsFile)
 TEST(ResultFileLoad, NewerVersion)
 {
     json j = fileJson(makeResult());
-    j["version"] = 4;
+    j["version"] = 5;
     j["records"][0]["ttft_any_ms"] = "a future shape"; // never reached: the version is checked first
     j["telemetry"]["samples"] = "a future shape";
     expectParseError(bytesOf(j), Kind::NewerVersion,
-        {"run.json", "newer Quantscope", "version 4", "reads version 3", "upgrade"});
+        {"run.json", "newer Quantscope", "version 5", "reads version 4", "upgrade"});
     expectParseError(writerOrder(j), Kind::NewerVersion, {"newer Quantscope"});
     j["version"] = 0;
     expectParseError(bytesOf(j), Kind::BadField, {"version: 0 is out of range"});

@@ -150,8 +150,8 @@ TEST(TelemetryFile, VersionOneFilesLoadWithEmptyTelemetry)
     EXPECT_TRUE(back.telemetry.samples.empty());
     EXPECT_EQ(back.telemetry.periodMs, 0);
     EXPECT_EQ(back.records.size(), makeResult().records.size());
-    // Saved again it becomes a current (version 3) file.
-    EXPECT_TRUE(serializeResults(back).startsWith(R"({"format": "quantscope-results", "version": 3,)"));
+    // Saved again it becomes a current (version 4) file.
+    EXPECT_TRUE(serializeResults(back).startsWith(R"({"format": "quantscope-results", "version": 4,)"));
 }
 
 TEST(TelemetryFile, ManySamplesStreamPastThePerItemLimit)
