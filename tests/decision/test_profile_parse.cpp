@@ -217,10 +217,10 @@ TEST(DecisionProfileParse, ErrorsNameFilePathAndFix)
             "\"ttft_visible_ms\"?"},
         {withCriterion({{"gate", "coherent"}, {"metric", "e2e_ms"}, {"max", 1}}),
             "profile.json: criteria[1]: a criterion takes exactly one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\", found gate and metric; split it into two criteria"},
+            "\"judge\", \"fidelity\", found gate and metric; split it into two criteria"},
         {withCriterion({{"max", 1}}),
             "profile.json: criteria[1]: a criterion needs one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\""},
+            "\"judge\", \"fidelity\""},
         {withCriterion({{"gate", "coherent"}, {"max", 1}}),
             "profile.json: criteria[1].max: applies to a \"metric\" criterion; a gate takes "
             "\"max_failures\", \"min_pass_rate\" or \"not_worse_than_baseline\""},
