@@ -50,6 +50,16 @@ QString klText(double nats)
     return QString::number(nats, 'g', 3);
 }
 
+QString klMissingWhy(const FidelityArm& arm)
+{
+    if (!arm.support.isEmpty())
+        return arm.support;
+    for (const FidelityPrompt& p : arm.prompts)
+        if (!p.tokensComparable && !p.note.isEmpty())
+            return p.note;
+    return QStringLiteral("the two arms' tokens do not line up");
+}
+
 QString inTest(const Criterion& c)
 {
     return c.test.isEmpty() ? QString() : QStringLiteral(" in test \"") + c.test + u'"';

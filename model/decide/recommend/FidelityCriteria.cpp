@@ -71,22 +71,11 @@ QString klMeasured(const FidelityArm& a)
     return t + comparableShare(a);
 }
 
-// Why an arm has no KL: what the arm or its prompts say, e.g. "tokenizers differ".
-QString notComparableWhy(const FidelityArm& a)
-{
-    if (!a.support.isEmpty())
-        return a.support;
-    for (const FidelityPrompt& p : a.prompts)
-        if (!p.tokensComparable && !p.note.isEmpty())
-            return p.note;
-    return QStringLiteral("the two arms' tokens do not line up");
-}
-
 Judged klNotComparable(const Arm& arm, const Criterion& c, const QString& required, const FidelityArm& a)
 {
     const Fidelity& f = arm.evaluation.fidelity;
     const QString label = a.endpoint == arm.candidate ? arm.candidateLabel : arm.baselineLabel;
-    const QString why = notComparableWhy(a);
+    const QString why = klMissingWhy(a);
     return unmeasured(c, QStringLiteral("KL not comparable: ") + why, required,
         QStringLiteral("KL cannot be compared between %1 and the reference %2: %3. The flip rate and the "
                        "shared prefix are still measured, on characters.")
