@@ -29,6 +29,12 @@ QString criterionKindId(Criterion::Kind kind)
         return QStringLiteral("judge_rubric_min");
     case Criterion::Kind::JudgePairwiseNotWorse:
         return QStringLiteral("judge_pairwise_not_worse");
+    case Criterion::Kind::FidelityFlipRateMax:
+        return QStringLiteral("fidelity_flip_rate_max");
+    case Criterion::Kind::FidelityKlMax:
+        return QStringLiteral("fidelity_kl_max");
+    case Criterion::Kind::FidelityKlNotWorse:
+        return QStringLiteral("fidelity_kl_not_worse");
     }
     return {};
 }
@@ -52,6 +58,22 @@ bool isJudgeCriterion(const Criterion& criterion)
         || criterion.kind == Criterion::Kind::JudgePairwiseNotWorse;
 }
 
+bool isFidelityCriterion(const Criterion& criterion)
+{
+    return criterion.kind == Criterion::Kind::FidelityFlipRateMax
+        || criterion.kind == Criterion::Kind::FidelityKlMax
+        || criterion.kind == Criterion::Kind::FidelityKlNotWorse;
+}
+
+QString fidelityMeasureId(Criterion::Kind kind)
+{
+    if (kind == Criterion::Kind::FidelityFlipRateMax)
+        return QStringLiteral("flip_rate");
+    if (kind == Criterion::Kind::FidelityKlMax || kind == Criterion::Kind::FidelityKlNotWorse)
+        return QStringLiteral("kl");
+    return {};
+}
+
 nlohmann::json toJson(const Criterion& c)
 {
     json j = {{"id", c.id.toStdString()}, {"title", c.title.toStdString()},
@@ -62,6 +84,8 @@ nlohmann::json toJson(const Criterion& c)
         j["judge"] = c.kind == Criterion::Kind::JudgeRubricMin ? "rubric" : "pairwise";
     else if (isResourceCriterion(c))
         j["resource"] = resourceId(c.resource).toStdString();
+    else if (isFidelityCriterion(c))
+        j["fidelity"] = fidelityMeasureId(c.kind).toStdString();
     else
         j["metric"] = metricId(c.metric).toStdString();
     switch (c.kind) {
@@ -95,8 +119,16 @@ nlohmann::json toJson(const Criterion& c)
     case Criterion::Kind::JudgePairwiseNotWorse:
         j["not_worse_than_baseline"] = true;
         break;
+    case Criterion::Kind::FidelityFlipRateMax:
+    case Criterion::Kind::FidelityKlMax:
+        j["max"] = c.threshold;
+        break;
+    case Criterion::Kind::FidelityKlNotWorse:
+        j["not_worse_than_baseline"] = true;
+        j["tolerance"] = c.tolerance;
+        break;
     }
-    if (isJudgeCriterion(c))
+    if (isJudgeCriterion(c) || isFidelityCriterion(c))
         j["optional"] = c.optional;
     if (isResourceCriterion(c)) {
         j["optional"] = c.optional;

@@ -54,13 +54,14 @@ const QStringList criterionKeys = {QStringLiteral("id"), QStringLiteral("title")
     QStringLiteral("not_worse_than_baseline"), QStringLiteral("test"), QStringLiteral("rationale"),
     QStringLiteral("resource"), QStringLiteral("unit"), QStringLiteral("concurrency"),
     QStringLiteral("tolerance"), QStringLiteral("optional"), QStringLiteral("judge"),
-    QStringLiteral("criterion"), QStringLiteral("min_median")};
+    QStringLiteral("criterion"), QStringLiteral("min_median"), QStringLiteral("fidelity")};
 // Keys only a resource criterion takes.
 const QStringList resourceOnlyKeys
     = {QStringLiteral("unit"), QStringLiteral("concurrency"), QStringLiteral("tolerance")};
 // Keys only a judge criterion takes.
 const QStringList judgeOnlyKeys = {QStringLiteral("criterion"), QStringLiteral("min_median")};
 const QStringList judgeForms = {QStringLiteral("rubric"), QStringLiteral("pairwise")};
+const QStringList fidelityMeasures = {QStringLiteral("flip_rate"), QStringLiteral("kl")};
 const QStringList statistics = {QStringLiteral("p50"), QStringLiteral("p90"), QStringLiteral("p95"),
     QStringLiteral("p99"), QStringLiteral("mean")};
 
@@ -100,6 +101,8 @@ QString kindKey(Criterion::Kind kind)
         return QStringLiteral("min_pass_rate");
     case Criterion::Kind::MetricMax:
     case Criterion::Kind::ResourceMax:
+    case Criterion::Kind::FidelityFlipRateMax:
+    case Criterion::Kind::FidelityKlMax:
         return QStringLiteral("max");
     case Criterion::Kind::MetricMin:
         return QStringLiteral("min");
@@ -107,6 +110,7 @@ QString kindKey(Criterion::Kind kind)
     case Criterion::Kind::GateNotWorse:
     case Criterion::Kind::ResourceNotWorse:
     case Criterion::Kind::JudgePairwiseNotWorse:
+    case Criterion::Kind::FidelityKlNotWorse:
         return QStringLiteral("not_worse_than_baseline");
     case Criterion::Kind::JudgeRubricMin:
         return QStringLiteral("min_median");
@@ -152,6 +156,25 @@ void requireTrue(const Context& ctx, const json& v, const QString& path)
             QStringLiteral("is false; remove the criterion instead (a profile lists only what it requires)"));
 }
 
+// "tolerance": how much more than the baseline's figure still passes, a fraction from 0 to 1
+// (resource and fidelity "not_worse_than_baseline"); `fallback` when absent.
+double toleranceValue(const Context& ctx, const json& c, const QString& path, double fallback)
+{
+    const json* t = member(c, "tolerance");
+    if (!t)
+        return fallback;
+    const QString tolerancePath = keyPath(path, "tolerance");
+    const double tol = numberValue(ctx, *t, tolerancePath);
+    if (tol > 1 && tol <= 100)
+        ctx.fail(tolerancePath,
+            QStringLiteral("is a fraction, found %1; write %2 for %1 %").arg(tol).arg(tol / 100.0));
+    if (tol < 0 || tol > 1)
+        ctx.fail(tolerancePath,
+            QStringLiteral("must be a fraction from 0 to 1 (0.05 for \"at most 5 % more\"), found ")
+                + describe(*t));
+    return tol;
+}
+
 // A key `c` must not have in this kind of criterion, with what to do instead.
 void reject(
     const Context& ctx, const json& c, const QString& path, const QStringList& keys, const QString& why)
@@ -168,6 +191,13 @@ QString defaultTitle(const Criterion& c)
             + (c.test.isEmpty() ? QString() : QStringLiteral(" (") + c.test + u')');
     if (c.kind == Criterion::Kind::JudgePairwiseNotWorse)
         return QStringLiteral("judged not worse than the baseline (blind pairwise)");
+    if (c.kind == Criterion::Kind::FidelityFlipRateMax)
+        return QStringLiteral("flip rate vs the reference ≤ %1 %").arg(c.threshold * 100.0, 0, 'g', 4);
+    if (c.kind == Criterion::Kind::FidelityKlMax)
+        return QStringLiteral("mean KL from the reference ≤ %1 nats").arg(c.threshold, 0, 'g', 4);
+    if (c.kind == Criterion::Kind::FidelityKlNotWorse)
+        return QStringLiteral("mean KL from the reference not worse than the baseline's (≤ +%1 %)")
+            .arg(c.tolerance * 100.0, 0, 'g', 4);
     if (isResourceCriterion(c)) {
         const QString name = resourceName(c.resource, c.concurrency);
         if (c.kind == Criterion::Kind::ResourceMax)
@@ -203,6 +233,9 @@ QString defaultTitle(const Criterion& c)
     case Criterion::Kind::ResourceNotWorse:
     case Criterion::Kind::JudgeRubricMin:
     case Criterion::Kind::JudgePairwiseNotWorse:
+    case Criterion::Kind::FidelityFlipRateMax:
+    case Criterion::Kind::FidelityKlMax:
+    case Criterion::Kind::FidelityKlNotWorse:
         break; // above
     }
     if (!c.test.isEmpty())
@@ -271,18 +304,7 @@ void parseResourceCriterion(const Context& ctx, const json& c, const QString& pa
         reject(ctx, c, path, {QStringLiteral("unit")},
             QStringLiteral("applies to \"max\"; \"not_worse_than_baseline\" compares with the baseline's "
                            "figure in the same unit"));
-        if (const json* t = member(c, "tolerance")) {
-            const QString tolerancePath = keyPath(path, "tolerance");
-            const double tol = numberValue(ctx, *t, tolerancePath);
-            if (tol > 1 && tol <= 100)
-                ctx.fail(tolerancePath,
-                    QStringLiteral("is a fraction, found %1; write %2 for %1 %").arg(tol).arg(tol / 100.0));
-            if (tol < 0 || tol > 1)
-                ctx.fail(tolerancePath,
-                    QStringLiteral("must be a fraction from 0 to 1 (0.05 for \"at most 5 % more\"), found ")
-                        + describe(*t));
-            out.tolerance = tol;
-        }
+        out.tolerance = toleranceValue(ctx, c, path, out.tolerance);
     }
     if (const json* n = member(c, "concurrency")) {
         const QString concurrencyPath = keyPath(path, "concurrency");
@@ -353,6 +375,76 @@ void parseJudgeCriterion(const Context& ctx, const json& c, const QString& path,
                 + QStringLiteral("; write e.g. 4 for \"mostly good\""));
 }
 
+// {"fidelity": "flip_rate", "max": X}, {"fidelity": "kl", "max": X} or {"fidelity": "kl",
+// "not_worse_than_baseline": true, "tolerance": T}, with "optional".
+void parseFidelityCriterion(const Context& ctx, const json& c, const QString& path, Criterion& out)
+{
+    const QString measurePath = keyPath(path, "fidelity");
+    const QString measure = stringValue(ctx, *member(c, "fidelity"), measurePath, false);
+    if (!fidelityMeasures.contains(measure))
+        ctx.fail(measurePath,
+            QStringLiteral("unknown fidelity measure ") + quote(measure) + QStringLiteral("; ")
+                + didYouMean(measure, fidelityMeasures));
+    reject(ctx, c, path, {QStringLiteral("unit"), QStringLiteral("concurrency")},
+        QStringLiteral("applies to a \"resource\" criterion only"));
+    reject(ctx, c, path,
+        {QStringLiteral("min"), QStringLiteral("statistic"), QStringLiteral("max_failures"),
+            QStringLiteral("min_pass_rate")},
+        QStringLiteral("does not apply to a fidelity criterion; \"flip_rate\" takes \"max\", \"kl\" takes "
+                       "\"max\" or \"not_worse_than_baseline\""));
+    reject(ctx, c, path, {QStringLiteral("test")},
+        QStringLiteral("does not apply to a fidelity criterion: it pools every fidelity prompt; remove "
+                       "\"test\""));
+    out.optional = optionalFlag(ctx, c, path);
+    if (measure == u"flip_rate") {
+        out.kind = Criterion::Kind::FidelityFlipRateMax;
+        if (member(c, "not_worse_than_baseline"))
+            ctx.fail(keyPath(path, "not_worse_than_baseline"),
+                QStringLiteral("applies to \"fidelity\": \"kl\"; \"flip_rate\" takes \"max\" (a share of "
+                               "prompts, 0.25 for 25 %)"));
+        if (member(c, "tolerance"))
+            ctx.fail(keyPath(path, "tolerance"),
+                QStringLiteral("applies to \"not_worse_than_baseline\"; a \"max\" is a hard limit"));
+        const json* max = member(c, "max");
+        if (!max)
+            ctx.fail(path,
+                QStringLiteral("a flip-rate criterion needs \"max\": the largest share of prompts whose "
+                               "answer may differ from the reference's, e.g. 0.25"));
+        const QString maxPath = keyPath(path, "max");
+        const double r = numberValue(ctx, *max, maxPath);
+        if (r > 1 && r <= 100)
+            ctx.fail(maxPath,
+                QStringLiteral("is a fraction from 0 to 1, found %1; write %2 for %1 %")
+                    .arg(r)
+                    .arg(r / 100.0));
+        if (r < 0 || r > 1)
+            ctx.fail(maxPath,
+                QStringLiteral(
+                    "must be a fraction from 0 to 1 (0.25 for \"a quarter of the prompts\"), found ")
+                    + describe(*max));
+        out.threshold = r;
+        return;
+    }
+    const QString form = exactlyOne(ctx, c, path,
+        {QStringLiteral("max"), QStringLiteral("not_worse_than_baseline")}, QStringLiteral("a KL criterion"));
+    const QString formPath = keyPath(path, form.toStdString());
+    const json& v = *member(c, form.toStdString());
+    if (form == u"max") {
+        out.kind = Criterion::Kind::FidelityKlMax;
+        reject(ctx, c, path, {QStringLiteral("tolerance")},
+            QStringLiteral("applies to \"not_worse_than_baseline\"; a \"max\" is a hard limit"));
+        out.threshold = numberValue(ctx, v, formPath);
+        if (out.threshold < 0)
+            ctx.fail(formPath,
+                QStringLiteral("must not be negative (a KL divergence in nats, e.g. 0.05), found ")
+                    + describe(v));
+        return;
+    }
+    out.kind = Criterion::Kind::FidelityKlNotWorse;
+    requireTrue(ctx, v, formPath);
+    out.tolerance = toleranceValue(ctx, c, path, out.tolerance);
+}
+
 Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
 {
     if (!c.is_object())
@@ -365,17 +457,19 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
     Criterion out;
     const QString subject = exactlyOne(ctx, c, path,
         {QStringLiteral("gate"), QStringLiteral("metric"), QStringLiteral("resource"),
-            QStringLiteral("judge")},
+            QStringLiteral("judge"), QStringLiteral("fidelity")},
         QStringLiteral("a criterion"));
     if (subject != u"judge")
         reject(
             ctx, c, path, judgeOnlyKeys, QStringLiteral("applies to a \"judge\": \"rubric\" criterion only"));
     if (subject == u"gate" || subject == u"metric")
         reject(ctx, c, path, resourceOnlyKeys + QStringList {QStringLiteral("optional")},
-            QStringLiteral(
-                "applies to a \"resource\" or \"judge\" criterion only (gates and metrics are "
-                "measured on every request, so they are never optional and carry their own units)"));
-    if (subject == u"judge") {
+            QStringLiteral("applies to a \"resource\", \"judge\" or \"fidelity\" criterion only (gates and "
+                           "metrics are measured on every request, so they are never optional and carry "
+                           "their own units)"));
+    if (subject == u"fidelity") {
+        parseFidelityCriterion(ctx, c, path, out);
+    } else if (subject == u"judge") {
         parseJudgeCriterion(ctx, c, path, out);
     } else if (subject == u"resource") {
         parseResourceCriterion(ctx, c, path, out);
@@ -479,6 +573,7 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
     out.title = optionalString(ctx, c, "title", path, false).value_or(defaultTitle(out));
     const QString subjectId = isJudgeCriterion(out) ? QStringLiteral("judge_")
             + (out.kind == Criterion::Kind::JudgeRubricMin ? out.rubricCriterion : QStringLiteral("pairwise"))
+        : isFidelityCriterion(out) ? QStringLiteral("fidelity_") + fidelityMeasureId(out.kind)
         : isResourceCriterion(out) ? resourceId(out.resource)
             + (out.concurrency > 0 ? u'_' + QString::number(out.concurrency) : QString())
         : out.gate.isEmpty() ? metricId(out.metric)

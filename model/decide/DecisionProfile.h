@@ -32,11 +32,20 @@ namespace qs {
 ///   {"judge": "pairwise", "not_worse_than_baseline": true}
 ///                                              the blind pairwise comparison does not find the
 ///                                              baseline's answers better
+///   {"fidelity": "flip_rate", "max": X}        the share of fidelity prompts whose greedy answer
+///                                              differs from the reference's is ≤ X (a fraction)
+///   {"fidelity": "kl", "max": X}               the mean KL (nats) of the candidate's next-token
+///                                              distributions from the reference's is ≤ X
+///   {"fidelity": "kl", "not_worse_than_baseline": true, "tolerance": 0.1}
+///                                              the candidate's mean KL from the reference ≤ the
+///                                              baseline's × (1 + tolerance); needs a reference that
+///                                              is not the baseline (`run --reference NAME`)
 /// Gate, metric and rubric forms take an optional "test" (a test id; default: all tests pooled).
-/// Resource forms are per endpoint over the whole run (no "test"). Resource and judge forms take
-/// "optional": true, which makes a figure that was not measured (no telemetry, no judge ran)
-/// "not measured" instead of inconclusive. Every form takes "id", "title" and "rationale". A
-/// profile file is {"id", "name"?, "description"?, "criteria": [...]}.
+/// Resource forms are per endpoint over the whole run (no "test"), fidelity forms pool every
+/// fidelity prompt (no "test"). Resource, judge and fidelity forms take "optional": true, which
+/// makes a figure that was not measured (no telemetry, no judge ran, no fidelity test, a KL that
+/// is not comparable across tokenizers) "not measured" instead of inconclusive. Every form takes "id",
+/// "title" and "rationale". A profile file is {"id", "name"?, "description"?, "criteria": [...]}.
 struct Criterion {
     enum class Kind {
         GateMaxFailures,
@@ -49,6 +58,9 @@ struct Criterion {
         ResourceNotWorse,
         JudgeRubricMin,
         JudgePairwiseNotWorse,
+        FidelityFlipRateMax,
+        FidelityKlMax,
+        FidelityKlNotWorse,
     };
     /// What a resource criterion is about: one figure per endpoint (model/evaluate/Resources.h),
     /// lower is better for every one.
@@ -68,13 +80,15 @@ struct Criterion {
     QString statistic = QStringLiteral("p50"); ///< "p50", "p90", "p95", "p99", "mean" (MetricMax/Min)
     QString rubricCriterion; ///< JudgeRubricMin: a RubricCriterion::id, e.g. "warm_personal"
     /// Failures, rate, value in the metric's unit, (ResourceMax) in the resource's base unit:
-    /// bytes, W, J/token, or (JudgeRubricMin) the least median score, 1–5.
+    /// bytes, W, J/token, (JudgeRubricMin) the least median score, 1–5, (FidelityFlipRateMax) a
+    /// fraction of prompts, (FidelityKlMax) nats.
     double threshold = 0;
     QString unit; ///< ResourceMax: the unit the profile wrote the limit in ("GB", "GiB", "W"…)
     int concurrency = 0; ///< MemoryAtConcurrency: requests in flight; 0 = the highest measured
-    double tolerance = 0.05; ///< ResourceNotWorse: how much more than the baseline still passes
-    /// Resource and judge kinds: a figure not measured (no telemetry, no judge) is "not measured",
-    /// not inconclusive.
+    /// ResourceNotWorse, FidelityKlNotWorse: how much more than the baseline still passes.
+    double tolerance = 0.05;
+    /// Resource, judge and fidelity kinds: a figure not measured (no telemetry, no judge, no
+    /// fidelity test, KL not comparable) is "not measured", not inconclusive.
     bool optional = false;
     QString test; ///< empty: all tests pooled
     QString rationale; ///< why this criterion exists (shown in the report)
@@ -82,7 +96,7 @@ struct Criterion {
 
 /// "gate_max_failures", "gate_min_pass_rate", "metric_max", "metric_min", "metric_not_worse",
 /// "gate_not_worse", "resource_max", "resource_not_worse", "judge_rubric_min",
-/// "judge_pairwise_not_worse".
+/// "judge_pairwise_not_worse", "fidelity_flip_rate_max", "fidelity_kl_max", "fidelity_kl_not_worse".
 QString criterionKindId(Criterion::Kind kind);
 /// True for the three gate kinds (`gate` is set), false for the metric and resource kinds.
 bool isGateCriterion(const Criterion& criterion);
@@ -90,6 +104,10 @@ bool isGateCriterion(const Criterion& criterion);
 bool isResourceCriterion(const Criterion& criterion);
 /// True for the judge kinds: what an LLM judge said (Evaluation::judged).
 bool isJudgeCriterion(const Criterion& criterion);
+/// True for the fidelity kinds: next-token drift from the reference (Evaluation::fidelity).
+bool isFidelityCriterion(const Criterion& criterion);
+/// The file form's "fidelity" value of a fidelity kind: "flip_rate" or "kl".
+QString fidelityMeasureId(Criterion::Kind kind);
 
 /// "peak_memory", "idle_memory", "memory_at_concurrency", "power_median", "energy_per_token".
 QString resourceId(Criterion::Resource resource);

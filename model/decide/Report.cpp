@@ -24,6 +24,7 @@ report::Doc buildDocument(const ReportInput& in)
     resultsSection(d, cx);
     resourcesSection(d, cx);
     judgedQualitySection(d, cx);
+    fidelitySection(d, cx);
     chartsSection(d, cx);
     samplesSection(d, cx);
     checklistSection(d, cx);

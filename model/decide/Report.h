@@ -28,7 +28,9 @@ namespace qs {
 // source — "not measured" and how to collect it without telemetry); judged quality, when an LLM
 // judge judged the run (the judge's identity, rubric scores per test and endpoint, the blind
 // pairwise comparison with its interval, consistency and position bias, the judge's reasons
-// quoted like model output); the charts; sample responses
+// quoted like model output); fidelity, when the fidelity tests ran (each arm's flips and KL
+// against the reference, the method stated, where the answers diverge, the prompts that drifted
+// most); the charts; sample responses
 // side by side with the failing spans marked «…»; the drop-in replacement checklist (✓ / ✗ / not
 // measured per item, with the numbers); the verdict per criterion, the recommendation and what
 // would change it; an appendix with server properties and the exact request settings. Model output is always

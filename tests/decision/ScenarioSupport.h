@@ -75,22 +75,30 @@ inline void expectScenario(const QString& name, const Judgement& j)
     const QStringList failed = idsWith(r, Outcome::Fail);
     const QStringList open = idsWith(r, Outcome::Inconclusive);
     EXPECT_EQ(r.baselineLabel, QString::fromUtf8(baselineLabel));
-    // The committed files carry no telemetry and no judging: the profile's optional resource and
-    // judge criteria are "not measured", named in the headline and in what would change it, and
-    // change no decision. (A live replay may scrape the simulated servers' /metrics; they report no
+    // The committed files carry no telemetry, no judging and no fidelity test: the profile's
+    // optional resource, judge and fidelity criteria are "not measured", named in the headline and
+    // in what would change it, and change no decision. (A live replay may scrape the simulated servers' /metrics; they report no
     // memory or energy.)
     const bool telemetry = j.evaluation.resources.collected;
     EXPECT_EQ(idsWith(r, Outcome::NotMeasured),
         (QStringList {QStringLiteral("memory_budget"), QStringLiteral("energy_not_worse"),
             QStringLiteral("judged_answers_question"), QStringLiteral("judged_correct"),
             QStringLiteral("judged_warm_personal"), QStringLiteral("judged_spoken_length"),
-            QStringLiteral("judged_not_worse")}))
+            QStringLiteral("judged_not_worse"), QStringLiteral("fidelity_flips"),
+            QStringLiteral("fidelity_kl_not_worse")}))
         << dump(r);
     EXPECT_TRUE(r.headline.contains(QStringLiteral(
         "; not measured: Peak memory within 110 GB, Energy per token not worse than the baseline, Judged: ")))
         << r.headline.toStdString();
-    EXPECT_TRUE(r.headline.endsWith(QStringLiteral("Judged not worse than the baseline (blind pairwise)")))
+    EXPECT_TRUE(r.headline.endsWith(QStringLiteral(
+        "Judged not worse than the baseline (blind pairwise), Greedy answers match the reference (≤ 25 % "
+        "flipped), Next-token KL from the reference not worse than the baseline's (≤ +10 %)")))
         << r.headline.toStdString();
+    // One sentence for both fidelity criteria: the fidelity suite did not run.
+    EXPECT_TRUE(anyContains(r.whatWouldChange,
+        QStringLiteral("Fidelity was not measured: run the built-in fidelity suite (`quantscope run --suite "
+                       "fidelity")))
+        << dump(r);
     // One sentence for the rubric criteria, one for the pairwise comparison.
     EXPECT_TRUE(
         anyContains(r.whatWouldChange, QStringLiteral("quantscope judge FILE --judge SPEC --rubric")));
@@ -152,8 +160,9 @@ inline void expectScenario(const QString& name, const Judgement& j)
         EXPECT_EQ(r.decision, Recommendation::Decision::Switch) << dump(r);
         EXPECT_TRUE(failed.isEmpty()) << dump(r);
         EXPECT_TRUE(r.caveats.isEmpty()) << dump(r);
-        // Only what was not measured could still change it: telemetry (two figures) and a judge.
-        EXPECT_EQ(r.whatWouldChange.size(), 4) << dump(r);
+        // Only what was not measured could still change it: telemetry (two figures), a judge and
+        // the fidelity suite.
+        EXPECT_EQ(r.whatWouldChange.size(), 5) << dump(r);
         EXPECT_TRUE(r.headline.startsWith(QStringLiteral(
             "Switch from Q4_K_M, llama-server (simulated) to NVFP4 fixed server, vLLM (simulated): it "
             "meets all 10 criteria that were measured; not measured: ")))

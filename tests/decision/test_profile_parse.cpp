@@ -67,7 +67,7 @@ TEST(DecisionProfileBuiltins, VoiceAssistantHoldsTheSeedsCriteria)
     EXPECT_EQ(p.name, QStringLiteral("Voice assistant"));
     EXPECT_EQ(p.source, QStringLiteral("builtin:voice-assistant"));
     EXPECT_EQ(p.raw.at("id"), "voice-assistant");
-    ASSERT_EQ(p.criteria.size(), 17u); // 12, and 5 optional judge criteria (test_judge_criteria.cpp)
+    ASSERT_EQ(p.criteria.size(), 19u); // 12, 5 optional judge and 2 optional fidelity criteria
 
     const Criterion& leaks = byId(p, "thinking_leaks");
     EXPECT_EQ(leaks.kind, Criterion::Kind::GateMaxFailures);
@@ -111,7 +111,8 @@ TEST(DecisionProfileBuiltins, VoiceAssistantHoldsTheSeedsCriteria)
         EXPECT_FALSE(c.title.isEmpty());
         EXPECT_FALSE(c.rationale.isEmpty()) << c.id.toStdString();
         EXPECT_TRUE(c.test.isEmpty());
-        EXPECT_EQ(c.optional, isResourceCriterion(c) || isJudgeCriterion(c)) << c.id.toStdString();
+        EXPECT_EQ(c.optional, isResourceCriterion(c) || isJudgeCriterion(c) || isFidelityCriterion(c))
+            << c.id.toStdString();
         if (c.kind == Criterion::Kind::MetricNotWorse)
             notWorse << metricId(c.metric);
         if (c.kind == Criterion::Kind::GateNotWorse)
@@ -217,10 +218,10 @@ TEST(DecisionProfileParse, ErrorsNameFilePathAndFix)
             "\"ttft_visible_ms\"?"},
         {withCriterion({{"gate", "coherent"}, {"metric", "e2e_ms"}, {"max", 1}}),
             "profile.json: criteria[1]: a criterion takes exactly one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\", found gate and metric; split it into two criteria"},
+            "\"judge\", \"fidelity\", found gate and metric; split it into two criteria"},
         {withCriterion({{"max", 1}}),
             "profile.json: criteria[1]: a criterion needs one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\""},
+            "\"judge\", \"fidelity\""},
         {withCriterion({{"gate", "coherent"}, {"max", 1}}),
             "profile.json: criteria[1].max: applies to a \"metric\" criterion; a gate takes "
             "\"max_failures\", \"min_pass_rate\" or \"not_worse_than_baseline\""},

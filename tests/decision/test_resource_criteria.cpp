@@ -198,13 +198,12 @@ TEST(ResourceCriteriaParse, ErrorsSayWhatToWrite)
         {{{"resource", "energy_per_token"}, {"not_worse_than_baseline", true}, {"optional", "yes"}},
             "profile.json: criteria[0].optional: must be true or false, found a string (\"yes\")"},
         {{{"gate", "tool_call"}, {"min_pass_rate", 0.6}, {"optional", true}},
-            "profile.json: criteria[0].optional: applies to a \"resource\" or \"judge\" criterion only "
-            "(gates "
-            "and metrics are measured on every request, so they are never optional and carry their own "
-            "units)"},
+            "profile.json: criteria[0].optional: applies to a \"resource\", \"judge\" or \"fidelity\" "
+            "criterion only (gates and metrics are measured on every request, so they are never optional "
+            "and carry their own units)"},
         {{{"metric", "e2e_ms"}, {"resource", "peak_memory"}, {"max", 1}},
             "profile.json: criteria[0]: a criterion takes exactly one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\", found metric and resource; split it into two criteria"},
+            "\"judge\", \"fidelity\", found metric and resource; split it into two criteria"},
         {{{"resource", "peak_memory"}, {"max", 1}, {"unit", "GB"}, {"optinal", true}},
             "profile.json: criteria[0].optinal: unknown key; did you mean \"optional\"?"},
     };

@@ -20,6 +20,18 @@ Judged inconclusive(const Criterion& c, const QString& measured, const QString& 
     return j;
 }
 
+Judged unmeasured(
+    const Criterion& c, const QString& measured, const QString& required, QString why, const QString& change)
+{
+    if (c.optional)
+        why += QStringLiteral(
+            " The criterion is optional, so it decides nothing, but it was not checked either.");
+    Judged j = inconclusive(c, measured, required, why, change);
+    if (c.optional)
+        j.result.outcome = Outcome::NotMeasured;
+    return j;
+}
+
 Judged judge(const Arm& arm, const Criterion& c)
 {
     if (!c.test.isEmpty() && !runHasTest(arm, c.test))
@@ -46,6 +58,10 @@ Judged judge(const Arm& arm, const Criterion& c)
     case Criterion::Kind::JudgeRubricMin:
     case Criterion::Kind::JudgePairwiseNotWorse:
         return judgeJudgedQuality(arm, c);
+    case Criterion::Kind::FidelityFlipRateMax:
+    case Criterion::Kind::FidelityKlMax:
+    case Criterion::Kind::FidelityKlNotWorse:
+        return judgeFidelity(arm, c);
     }
     return {};
 }

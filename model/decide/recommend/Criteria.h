@@ -18,6 +18,11 @@ struct Judged {
 Judged inconclusive(const Criterion& c, const QString& measured, const QString& required, const QString& why,
     const QString& change);
 
+/// A criterion whose figure is missing: "not measured" when it is optional (it decides nothing, and
+/// `why` says so), else inconclusive.
+Judged unmeasured(
+    const Criterion& c, const QString& measured, const QString& required, QString why, const QString& change);
+
 /// Any criterion: the dispatcher over the ones below.
 Judged judge(const Arm& arm, const Criterion& c);
 
@@ -30,5 +35,9 @@ Judged judgeResource(const Arm& arm, const Criterion& c);
 /// judge_rubric_min, judge_pairwise_not_worse, from Evaluation::judged: nothing judged is
 /// NotMeasured (optional) or inconclusive; a judge that contradicts itself decides nothing.
 Judged judgeJudgedQuality(const Arm& arm, const Criterion& c);
+/// fidelity_flip_rate_max, fidelity_kl_max, fidelity_kl_not_worse, from Evaluation::fidelity: no
+/// fidelity test, or a KL that is not comparable across tokenizers, is NotMeasured (optional) or
+/// inconclusive, never a pass; the reference itself passes (it does not drift from itself).
+Judged judgeFidelity(const Arm& arm, const Criterion& c);
 
 } // namespace qs::criteria

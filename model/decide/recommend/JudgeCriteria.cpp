@@ -48,19 +48,6 @@ QString pairwiseCommand(const Arm& arm)
         .arg(arm.baselineLabel);
 }
 
-// Nothing the judge said decides the criterion: "not measured" when it is optional, else open.
-Judged unmeasured(
-    const Criterion& c, const QString& measured, const QString& required, QString why, const QString& change)
-{
-    if (c.optional)
-        why += QStringLiteral(
-            " The criterion is optional, so it decides nothing, but it was not checked either.");
-    Judged j = inconclusive(c, measured, required, why, change);
-    if (c.optional)
-        j.result.outcome = Outcome::NotMeasured;
-    return j;
-}
-
 const RubricArm* rubricArmOf(const JudgedQuality& q, int endpoint)
 {
     for (const RubricArm& a : q.rubricArms)

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The drop-in replacement checklist, as the seeds' Phase 6 lists it: each item filled from the
-// measurement that decides it — the profile's criteria where it has them, the run's own figures
-// otherwise — and marked "not measured" where nothing does. Deployment is never measurable here.
+// The drop-in replacement checklist, as the seeds' Phase 6 lists it (and Phase 5's perplexity
+// check, as next-token fidelity): each item filled from the measurement that decides it — the
+// profile's criteria where it has them, the run's own figures otherwise — and marked "not
+// measured" where nothing does. Deployment is never measurable here.
 #include "model/core/GatePatterns.h"
+#include "model/decide/recommend/CriterionText.h"
 #include "model/decide/report/ReportText.h"
 #include "model/decide/report/Sections.h"
 
@@ -214,6 +216,38 @@ Item comparisonItem(const Context& cx, const Recommendation& r, bool latency)
     return {worse ? Status::No : open ? Status::Undecided : Status::Yes, parts.join(u"; "_s)};
 }
 
+// The seeds' Phase 5 "perplexity comparison (NVFP4 should be <1% degradation vs FP16)", through the
+// API: the profile's fidelity criteria where it has them, else the measured figures against the
+// reference (no limit to judge them by). Nothing when neither says anything.
+std::optional<Item> fidelityItem(const Context& cx, const Recommendation& r)
+{
+    if (auto item = fromCriteria(r, isFidelityCriterion)) {
+        if (item->status == Status::NotMeasured)
+            item->evidence
+                += u"; run the fidelity suite (quantscope run --suite fidelity … --reference NAME, "
+                   "NAME the highest-precision endpoint) to compare next-token choices with a "
+                   "reference"_s;
+        return item;
+    }
+    const Fidelity& f = cx.ev.fidelity;
+    if (!f.measured())
+        return std::nullopt;
+    if (r.candidate == f.reference)
+        return Item {Status::Yes, u"%1 is the fidelity reference"_s.arg(r.candidateLabel)};
+    for (const FidelityArm& a : f.arms)
+        if (a.endpoint == r.candidate) {
+            const QString kl = a.klMean ? u"mean KL %1 nats"_s.arg(criteria::klText(*a.klMean))
+                                        : u"KL not comparable ("_s + criteria::klMissingWhy(a) + u")"_s;
+            return Item {Status::ByHand,
+                u"flip rate %1 (%2 of %3 prompts), %4 against %5; the profile sets no limit"_s
+                    .arg(fmtPercent(a.flipRate))
+                    .arg(int(a.prompts.size()) - a.identical)
+                    .arg(a.prompts.size())
+                    .arg(kl, f.referenceLabel)};
+        }
+    return Item {Status::NotMeasured, u"%1 answered no fidelity prompt"_s.arg(r.candidateLabel)};
+}
+
 QString runtimeOf(const Context& cx, int endpoint)
 {
     const RunEndpoint& e = cx.run.endpoints.at(std::size_t(endpoint));
@@ -248,6 +282,8 @@ void checklist(Doc& d, const Context& cx, const Recommendation& r)
                                 "compare the answers"_s;
         row(u"Answers as good (LLM judge)"_s, *judged);
     }
+    if (const auto fidelity = fidelityItem(cx, r))
+        row(u"Next-token fidelity vs the reference (the seeds' perplexity check)"_s, *fidelity);
     const QString from = runtimeOf(cx, r.baseline);
     const QString to = runtimeOf(cx, r.candidate);
     row(u"Deployment (the start script launches the new server)"_s,

@@ -16,6 +16,13 @@ QString gateTitle(const QString& gate)
     return w ? w->reportTitle : gate;
 }
 
+Line guardrailLine(const Guardrail& g)
+{
+    return {g.severity == Guardrail::Severity::Info ? plain(g.title + u": "_s)
+                                                    : Inline {Style::Warn, g.title + u": "_s},
+        plain(g.evidence + (g.advice.isEmpty() ? QString() : u" — "_s + g.advice))};
+}
+
 QString decisionWord(Recommendation::Decision d)
 {
     switch (d) {

@@ -103,6 +103,10 @@ struct Context {
     }
 };
 
+/// A guardrail as one bullet of a section's warnings: "Title: evidence — advice", the title marked
+/// as a warning unless the guardrail is only information.
+Line guardrailLine(const Guardrail& g);
+
 /// The "Winner" cell of a comparison row: the winner's label, or why there is none.
 Line winnerCell(const Context& cx, Verdict verdict, int winner, int pairs, int minPairs);
 

@@ -196,10 +196,7 @@ void judgeGuardrails(Doc& d, const Context& cx)
     std::vector<Line> items;
     for (const Guardrail& g : cx.ev.guardrails)
         if (g.id.startsWith(u"judge_"))
-            items.push_back(
-                {g.severity == Guardrail::Severity::Info ? plain(g.title + u": "_s)
-                                                         : Inline {Style::Warn, g.title + u": "_s},
-                    plain(g.evidence + (g.advice.isEmpty() ? QString() : u" — "_s + g.advice))});
+            items.push_back(guardrailLine(g));
     if (items.empty())
         return;
     heading(d, 3, u"Judge warnings"_s);

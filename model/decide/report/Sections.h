@@ -21,6 +21,11 @@ void resourcesSection(Doc& d, const Context& cx);
 /// endpoint, the blind pairwise comparison with its interval, consistency and position bias, the
 /// judge warnings, and a few of its reasons quoted verbatim. Nothing when nothing was judged.
 void judgedQualitySection(Doc& d, const Context& cx);
+/// How far each arm's greedy next-token choices drift from the reference's (Evaluation::fidelity):
+/// the method in words, one row per arm (flips, KL or why it is not comparable, shared prefix,
+/// divergences), where the answers first diverge, the prompts that drifted most, what a server
+/// could not send. Nothing when fidelity was not measured.
+void fidelitySection(Doc& d, const Context& cx);
 void chartsSection(Doc& d, const Context& cx);
 void samplesSection(Doc& d, const Context& cx); ///< sample responses side by side
 /// The seeds' drop-in replacement checklist per candidate: ✓ / ✗ / not measured, with the numbers.
