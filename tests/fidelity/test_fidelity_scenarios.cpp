@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: MIT
+// The issue's "How it is judged", end to end: emulated llama-server, vLLM and SGLang stream
+// scripted logprobs over real sockets; the real runner asks greedily for them; the file is
+// written and read back; evaluate() measures fidelity and `summary --json`'s "fidelity" list is
+// checked against the numbers the scripts were built to give.
+
+#include "model/core/Suite.h"
+#include "model/evaluate/Evaluation.h"
+#include "model/store/ResultFile.h"
+#include "tests/model/ClientTestSupport.h"
+#include "tests/model/RunTestSupport.h"
+#include "tests/support/FidelityScript.h"
+
+#include <QJsonArray>
+#include <QTemporaryDir>
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace qs;
+
+namespace {
+
+constexpr double Tolerance = 1e-6; ///< the emulator rounds every value through float32, as servers do
+
+/// A suite of `prompts` fidelity tests ("p0", "p1", …), greedy, with `top_logprobs`.
+Suite fidelitySuite(int prompts, int topLogprobs = 20)
+{
+    nlohmann::json tests = nlohmann::json::array();
+    for (int i = 0; i < prompts; ++i)
+        tests.push_back({{"id", "p" + std::to_string(i)}, {"prompt", "Fidelity prompt " + std::to_string(i)}});
+    const nlohmann::json doc = {{"id", "fidelity-scenario"}, {"name", "Fidelity scenario"},
+        {"defaults",
+            {{"max_tokens", 32}, {"warmup", 0}, {"runs", 1}, {"fidelity", true}, {"top_logprobs", topLogprobs},
+                {"seed", 7}}},
+        {"tests", tests}};
+    return parseSuite(doc, QStringLiteral("fidelity-scenario.json"));
+}
+
+/// Which prompt a request carries ("Fidelity prompt N" as its last message).
+int promptIndex(const emu::RequestInfo& info)
+{
+    const QJsonArray messages = info.body.value(QStringLiteral("messages")).toArray();
+    const QString text = messages.last().toObject().value(QStringLiteral("content")).toString();
+    return text.section(u' ', -1).toInt();
+}
+
+RunEndpoint endpointAt(const test::Served& served, const QString& label, bool reference = false)
+{
+    RunEndpoint e;
+    e.endpoint = served.endpoint;
+    e.endpoint.label = label;
+    e.spec = served.endpoint.baseUrl.toString();
+    e.reference = reference;
+    return e;
+}
+
+struct Measured {
+    RunResult result;
+    Evaluation evaluation;
+    nlohmann::json fidelity; ///< what `summary --json` prints under "fidelity"
+};
+
+/// Runs, saves, reads back and evaluates: what a later `summary` sees.
+Measured runAndReload(const Suite& suite, std::vector<RunEndpoint> endpoints)
+{
+    RunRequest request;
+    request.suite = suite;
+    request.endpoints = std::move(endpoints);
+    request.settings.serverMetrics = false;
+    const test::Outcome o = test::run(std::move(request));
+    EXPECT_TRUE(o.failed.isEmpty()) << o.failed.toStdString();
+    if (!o.result)
+        return {};
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("fidelity.json"));
+    EXPECT_EQ(saveResults(*o.result, path), QString());
+    Measured m;
+    m.result = loadResults(path);
+    m.evaluation = evaluate(m.result, 0);
+    m.fidelity = toJson(m.evaluation.fidelity);
+    // Never NaN or inf: the JSON library would write them as null, so look at the numbers.
+    const std::string text = m.fidelity.dump();
+    EXPECT_EQ(text.find("inf"), std::string::npos) << text;
+    EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+    return m;
+}
+
+const nlohmann::json* armFor(const nlohmann::json& fidelity, const char* endpoint)
+{
+    for (const nlohmann::json& arm : fidelity)
+        if (arm.value("endpoint", std::string()) == endpoint)
+            return &arm;
+    return nullptr;
+}
+
+/// Eight short content tokens per prompt, the same on every request for that prompt.
+emu::Script deterministicAnswer(const emu::RequestInfo& info)
+{
+    emu::Script s;
+    const int p = promptIndex(info);
+    for (int i = 0; i < 8; ++i)
+        s.content << QStringLiteral(" w%1_%2").arg(p).arg(i);
+    s.ttftMs = 2;
+    s.tokensPerSecond = 2000;
+    return s;
+}
+
+class SameServer : public testing::TestWithParam<emu::Dialect> { };
+
+} // namespace
+
+// Two arms served by the same deterministic server: 0 % flips, KL 0, full shared prefix — exactly.
+TEST_P(SameServer, TwoArmsGiveNoFlipsKlZeroAndTheWholePrefix)
+{
+    emu::ServerConfig config;
+    config.dialect = GetParam();
+    config.scriptFor = deterministicAnswer;
+    test::Served server(config);
+    const int prompts = 6;
+    const Measured m = runAndReload(fidelitySuite(prompts),
+        {endpointAt(server, QStringLiteral("A"), true), endpointAt(server, QStringLiteral("B"))});
+
+    ASSERT_EQ(m.result.records.size(), 2u * prompts);
+    for (const RunRecord& r : m.result.records) {
+        ASSERT_TRUE(r.request.ok()) << r.request.failure.text().toStdString();
+        EXPECT_EQ(r.request.requestBody.value("temperature", -1.0), 0.0);
+        EXPECT_TRUE(r.request.response.logprobs.present());
+    }
+    EXPECT_EQ(m.evaluation.fidelity.reference, 0);
+    EXPECT_TRUE(m.evaluation.fidelity.referenceMarked);
+    ASSERT_EQ(m.fidelity.size(), 1u) << m.fidelity.dump(1);
+    const nlohmann::json& arm = m.fidelity[0];
+    EXPECT_EQ(arm["endpoint"], "B");
+    EXPECT_EQ(arm["reference"], "A");
+    EXPECT_EQ(arm["prompts"], prompts);
+    EXPECT_EQ(arm["identical"], prompts);
+    EXPECT_EQ(arm["flip_rate"].get<double>(), 0.0);
+    ASSERT_TRUE(arm["kl_mean"].is_number()) << arm.dump(1);
+    EXPECT_EQ(arm["kl_mean"].get<double>(), 0.0);
+    EXPECT_EQ(arm["kl_comparable"], true);
+    EXPECT_EQ(arm["median_shared_prefix_tokens"].get<double>(), 8.0);
+    ASSERT_EQ(arm["per_prompt"].size(), std::size_t(prompts));
+    for (const nlohmann::json& p : arm["per_prompt"]) {
+        EXPECT_TRUE(p["first_divergence"].is_null()) << p.dump();
+        EXPECT_EQ(p["kl"].get<double>(), 0.0) << p.dump();
+        EXPECT_EQ(p["run"], 1);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(EachDialect, SameServer,
+    testing::Values(emu::Dialect::LlamaServer, emu::Dialect::Vllm, emu::Dialect::Sglang),
+    [](const testing::TestParamInfo<emu::Dialect>& info) {
+        return info.param == emu::Dialect::LlamaServer ? std::string("llama") : info.param == emu::Dialect::Vllm ? "vllm" : "sglang";
+    });
+
+// Scripted arms that diverge at token k with known probabilities, across engines: reference on
+// vLLM (no ids, chosen token first), one candidate on llama-server (ids, its own order), one on
+// SGLang with two tokens' entries per chunk. Every number matches the script.
+TEST(FidelityScenario, ScriptedDivergenceGivesTheScriptedNumbersOnEveryEngine)
+{
+    const QStringList reference = {QStringLiteral("The"), QStringLiteral(" capital"), QStringLiteral(" of"),
+        QStringLiteral(" France"), QStringLiteral(" is"), QStringLiteral(" Paris"), QStringLiteral("."),
+        QStringLiteral(" Enjoy")};
+    // Prompt i diverges at k = divergeAt[i] with margin margins[i].
+    const std::vector<int> divergeAt = {0, 3, 6};
+    const std::vector<double> margins = {0.05, 0.7, 2.5};
+    std::vector<emu::ScriptedDivergence> scripts;
+    for (std::size_t i = 0; i < divergeAt.size(); ++i) {
+        emu::DivergenceSpec spec;
+        spec.reference = reference;
+        spec.divergeAt = divergeAt[i];
+        spec.candidateTail = {QStringLiteral(" Lyon"), QStringLiteral(" maybe")};
+        spec.margin = margins[i];
+        spec.drift = 0.05 * double(i + 1);
+        scripts.push_back(emu::scriptedDivergence(spec));
+    }
+    auto serve = [&](emu::Dialect dialect, bool candidate) {
+        emu::ServerConfig c;
+        c.dialect = dialect;
+        c.scriptFor = [scripts, candidate](const emu::RequestInfo& info) {
+            const auto& s = scripts.at(std::size_t(promptIndex(info)));
+            return candidate ? s.candidate : s.reference;
+        };
+        return c;
+    };
+    test::Served vllm(serve(emu::Dialect::Vllm, false));
+    test::Served llama(serve(emu::Dialect::LlamaServer, true));
+    emu::ServerConfig sglangConfig = serve(emu::Dialect::Sglang, true);
+    sglangConfig.tokensPerChunk = 2;
+    test::Served sglang(sglangConfig);
+
+    const Measured m = runAndReload(fidelitySuite(int(scripts.size())),
+        {endpointAt(llama, QStringLiteral("Q4_K_M llama-server")), endpointAt(vllm, QStringLiteral("BF16 vLLM"), true),
+            endpointAt(sglang, QStringLiteral("NVFP4 SGLang"))});
+    ASSERT_EQ(m.fidelity.size(), 2u) << m.fidelity.dump(1);
+
+    double klSum = 0;
+    int klCount = 0;
+    for (const auto& s : scripts)
+        for (const double kl : s.expected.kl) {
+            klSum += kl;
+            ++klCount;
+        }
+    for (const char* label : {"Q4_K_M llama-server", "NVFP4 SGLang"}) {
+        SCOPED_TRACE(label);
+        const nlohmann::json* arm = armFor(m.fidelity, label);
+        ASSERT_NE(arm, nullptr);
+        EXPECT_EQ((*arm)["reference"], "BF16 vLLM");
+        EXPECT_EQ((*arm)["prompts"], 3);
+        EXPECT_EQ((*arm)["identical"], 0);
+        EXPECT_EQ((*arm)["flip_rate"].get<double>(), 1.0);
+        EXPECT_EQ((*arm)["kl_comparable"], true);
+        // Token-pooled, as llama-perplexity's mean KLD.
+        EXPECT_NEAR((*arm)["kl_mean"].get<double>(), klSum / klCount, Tolerance);
+        EXPECT_EQ((*arm)["median_shared_prefix_tokens"].get<double>(), 3.0);
+        ASSERT_EQ((*arm)["per_prompt"].size(), scripts.size());
+        for (const nlohmann::json& p : (*arm)["per_prompt"]) {
+            const std::string test = p["test"];
+            const auto& expected = scripts.at(std::size_t(std::stoi(test.substr(1)))).expected;
+            SCOPED_TRACE(test);
+            EXPECT_EQ(p["first_divergence"], expected.firstDivergence);
+            EXPECT_EQ(p["reference_token_rank"], expected.referenceTokenRank);
+            EXPECT_NEAR(p["reference_token_prob"].get<double>(), expected.referenceTokenProb, Tolerance);
+            EXPECT_NEAR(p["kl"].get<double>(), expected.klMean, Tolerance);
+        }
+    }
+    // The structs behind the JSON carry the rest of the scripted numbers.
+    for (const FidelityArm& arm : m.evaluation.fidelity.arms)
+        for (const FidelityPrompt& p : arm.prompts) {
+            const auto& expected = scripts.at(std::size_t(p.test.mid(1).toInt())).expected;
+            EXPECT_EQ(p.sharedPrefixTokens, expected.sharedPrefixTokens);
+            EXPECT_NEAR(p.candidateTokenProb.value_or(-1), expected.candidateTokenProb, Tolerance);
+            EXPECT_NEAR(p.referenceOwnProb.value_or(-1), expected.referenceOwnProb, Tolerance);
+            if (expected.meanAbsLogprobDelta)
+                EXPECT_NEAR(p.meanAbsLogprobDelta.value_or(-1), *expected.meanAbsLogprobDelta, Tolerance);
+            else
+                EXPECT_FALSE(p.meanAbsLogprobDelta);
+            ASSERT_EQ(p.klPositions, int(expected.kl.size()));
+        }
+}
+
+// llama-server's float-lowest entries (p = 0 for the rest of a vocabulary that underflowed):
+// finite numbers, and the file keeps them as null (−∞), never as a number or inf.
+TEST(FidelityScenario, LlamaServersImpossibleEntriesGiveFiniteNumbers)
+{
+    emu::ServerConfig padded;
+    padded.dialect = emu::Dialect::LlamaServer;
+    padded.scriptFor = deterministicAnswer;
+    padded.fillTopWithImpossible = true;
+    test::Served llama(padded);
+    emu::ServerConfig plain = padded;
+    plain.dialect = emu::Dialect::Vllm;
+    plain.fillTopWithImpossible = false;
+    test::Served vllm(plain);
+
+    const Measured m = runAndReload(
+        fidelitySuite(4), {endpointAt(vllm, QStringLiteral("ref"), true), endpointAt(llama, QStringLiteral("llama"))});
+    int impossible = 0;
+    for (const RunRecord& r : m.result.records)
+        if (r.endpoint == 1)
+            impossible += r.request.response.logprobs.impossible;
+    EXPECT_GT(impossible, 0) << "the llama-server arm should have sent -3.4028234663852886e+38 entries";
+    const nlohmann::json* arm = armFor(m.fidelity, "llama");
+    ASSERT_NE(arm, nullptr);
+    EXPECT_EQ((*arm)["identical"], 4);
+    ASSERT_TRUE((*arm)["kl_mean"].is_number());
+    EXPECT_TRUE(std::isfinite((*arm)["kl_mean"].get<double>()));
+    EXPECT_LT((*arm)["kl_mean"].get<double>(), 1e-5);
+    for (const nlohmann::json& p : (*arm)["per_prompt"])
+        EXPECT_TRUE(p["kl"].is_number()) << p.dump();
+}
+
+// A server that ignores `logprobs`: flips are still measured from the text, the KL is "not
+// supported by this server", never a number.
+TEST(FidelityScenario, AServerThatIgnoresLogprobsIsNamedAndItsKlIsNotANumber)
+{
+    emu::ServerConfig ignoring;
+    ignoring.dialect = emu::Dialect::Sglang;
+    ignoring.scriptFor = deterministicAnswer;
+    ignoring.ignoresLogprobs = true;
+    test::Served old(ignoring);
+    emu::ServerConfig fine = ignoring;
+    fine.ignoresLogprobs = false;
+    test::Served ref(fine);
+
+    const Measured m = runAndReload(
+        fidelitySuite(3), {endpointAt(ref, QStringLiteral("ref"), true), endpointAt(old, QStringLiteral("old"))});
+    const nlohmann::json* arm = armFor(m.fidelity, "old");
+    ASSERT_NE(arm, nullptr) << m.fidelity.dump(1);
+    EXPECT_EQ((*arm)["identical"], 3);
+    EXPECT_TRUE((*arm)["kl_mean"].is_null());
+    EXPECT_EQ((*arm)["kl_comparable"], false);
+    ASSERT_EQ(m.evaluation.fidelity.arms.size(), 1u);
+    EXPECT_TRUE(m.evaluation.fidelity.arms[0].support.contains(QStringLiteral("not supported")))
+        << m.evaluation.fidelity.arms[0].support.toStdString();
+}
+
+// vLLM's --max-logprobs below what the suite asks: every request fails with advice naming the
+// flag, and nothing is counted as a flip.
+TEST(FidelityScenario, AVllmCapBelowTheAskNamesTheFlagAndCountsNoFlip)
+{
+    emu::ServerConfig capped;
+    capped.dialect = emu::Dialect::Vllm;
+    capped.scriptFor = deterministicAnswer;
+    capped.maxLogprobs = 5;
+    test::Served vllm(capped);
+    emu::ServerConfig fine = capped;
+    fine.dialect = emu::Dialect::LlamaServer;
+    test::Served llama(fine);
+
+    const Measured m = runAndReload(
+        fidelitySuite(2), {endpointAt(llama, QStringLiteral("ref"), true), endpointAt(vllm, QStringLiteral("capped"))});
+    for (const RunRecord& r : m.result.records)
+        if (r.endpoint == 1) {
+            EXPECT_FALSE(r.request.ok());
+            EXPECT_EQ(r.request.httpStatus, 400);
+            EXPECT_TRUE(r.request.failure.advice.contains(QStringLiteral("--max-logprobs")))
+                << r.request.failure.text().toStdString();
+        }
+    ASSERT_EQ(m.evaluation.fidelity.arms.size(), 1u);
+    const FidelityArm& arm = m.evaluation.fidelity.arms[0];
+    EXPECT_EQ(arm.prompts.size(), 0u);
+    EXPECT_EQ(arm.failedPrompts, 2);
+    EXPECT_EQ(arm.flipRate, 0.0);
+}
