@@ -80,16 +80,31 @@ QCommandLineOption baselineOption()
 
 std::optional<int> baselineFrom(const QCommandLineParser& parser, const RunResult& result, QString& error)
 {
-    if (!parser.isSet(QStringLiteral("baseline")))
+    const std::optional<int> index = endpointFrom(parser, "baseline", result, error);
+    if (index && *index < 0)
         return 0;
-    const QString wanted = parser.value(QStringLiteral("baseline"));
+    return index;
+}
+
+QCommandLineOption referenceOption(const QString& what)
+{
+    return {QStringLiteral("reference"), what, QStringLiteral("NAME|INDEX")};
+}
+
+std::optional<int> endpointFrom(
+    const QCommandLineParser& parser, const char* option, const RunResult& result, QString& error)
+{
+    const QString name = QString::fromLatin1(option);
+    if (!parser.isSet(name))
+        return -1;
+    const QString wanted = parser.value(name);
     if (const int index = findEndpoint(result, wanted); index >= 0)
         return index;
     QStringList labels;
     for (const RunEndpoint& e : result.endpoints)
         labels << QStringLiteral("%1 \"%2\"").arg(labels.size()).arg(e.endpoint.displayName());
-    error = QStringLiteral("--baseline %1 is not an endpoint of these results; use one of: %2")
-                .arg(wanted, labels.join(QStringLiteral(", ")));
+    error = QStringLiteral("--%1 %2 is not one of the endpoints; use one of: %3")
+                .arg(name, wanted, labels.join(QStringLiteral(", ")));
     return std::nullopt;
 }
 

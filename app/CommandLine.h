@@ -36,4 +36,12 @@ QCommandLineOption baselineOption();
 /// nullopt when it names none, with `error` listing the endpoints there are.
 std::optional<int> baselineFrom(const QCommandLineParser& parser, const RunResult& result, QString& error);
 
+/// `--reference NAME|INDEX`: the endpoint whose answers the fidelity tests compare every other
+/// arm's with (docs/methodology.md, "Fidelity"); `what` says what it does in this command.
+QCommandLineOption referenceOption(const QString& what);
+/// The endpoint `--OPTION` names in `result` (an index or a label, as findEndpoint), -1 when the
+/// option is not given; nullopt when it names none, with `error` listing the endpoints there are.
+std::optional<int> endpointFrom(
+    const QCommandLineParser& parser, const char* option, const RunResult& result, QString& error);
+
 } // namespace qs::app

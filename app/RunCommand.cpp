@@ -15,8 +15,41 @@
 #include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
+#include <algorithm>
 
 namespace qs::app {
+
+namespace {
+// `--reference`: marks the endpoint it names: an index, its label as saved, or the name= it was
+// given (a simulated one's label gains " (simulated)"). An error when it names none.
+QString markReference(
+    const QCommandLineParser& p, const std::vector<EndpointSpec>& specs, RunRequest& request)
+{
+    RunResult given;
+    given.endpoints = request.endpoints;
+    QString error;
+    std::optional<int> reference = endpointFrom(p, "reference", given, error);
+    if (!reference) {
+        const QString wanted = p.value(QStringLiteral("reference"));
+        const auto byName = std::find_if(
+            specs.begin(), specs.end(), [&](const EndpointSpec& s) { return s.name == wanted; });
+        if (byName == specs.end())
+            return error;
+        reference = int(byName - specs.begin());
+    }
+    if (*reference < 0)
+        return {};
+    request.endpoints[std::size_t(*reference)].reference = true;
+    const bool anyFidelity = std::any_of(request.suite.tests.begin(), request.suite.tests.end(),
+        [](const SuiteTest& t) { return t.fidelity; });
+    if (!anyFidelity)
+        QTextStream(stderr) << "note: --reference marks the endpoint the fidelity tests are compared with, "
+                               "but suite \""
+                            << request.suite.id
+                            << "\" has none (try --suite fidelity); it is saved, and nothing is compared\n";
+    return {};
+}
+} // namespace
 
 int runRun(const QStringList& args)
 {
@@ -39,7 +72,7 @@ int runRun(const QStringList& args)
     const auto opt = [&](const char* name, const char* help, const char* value) {
         p.addOption({QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value)});
     };
-    opt("suite", "Built-in suite name (voice-assistant, quick-smoke, throughput) or a suite file.",
+    opt("suite", "Built-in suite name (voice-assistant, quick-smoke, throughput, fidelity) or a suite file.",
         "NAME|FILE");
     opt("endpoint", "An endpoint (repeatable).", "SPEC");
     opt("endpoints", "A JSON list of endpoints with the SPEC fields.", "FILE");
@@ -57,6 +90,11 @@ int runRun(const QStringList& args)
     p.addOption({QStringLiteral("no-server-metrics"),
         QStringLiteral("Do not scrape /metrics or the endpoints' metrics URLs during the run.")});
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress output.")});
+    p.addOption(referenceOption(QStringLiteral(
+        "The fidelity reference: an endpoint given here (an index or its name), e.g. BF16 on vLLM. The "
+        "answers of every other endpoint to the suite's fidelity tests (--suite fidelity) are compared "
+        "token by token with its answers (without it: with the baseline's, the first endpoint unless "
+        "summary --baseline says otherwise).")));
     addJudgeOptions(p);
     if (const int rc = parseSubcommand(p, "run", args); rc >= 0)
         return rc;
@@ -67,8 +105,8 @@ int runRun(const QStringList& args)
     if (!p.positionalArguments().isEmpty())
         return usage(QStringLiteral("unexpected argument \"%1\"").arg(p.positionalArguments().front()));
     if (!p.isSet(QStringLiteral("suite")))
-        return usage(
-            QStringLiteral("--suite is required (built-in: voice-assistant, quick-smoke, throughput)"));
+        return usage(QStringLiteral(
+            "--suite is required (built-in: voice-assistant, quick-smoke, throughput, fidelity)"));
     if (!p.isSet(QStringLiteral("out")))
         return usage(QStringLiteral("--out FILE is required: where to save the results"));
     if (!p.isSet(QStringLiteral("endpoint")) && !p.isSet(QStringLiteral("endpoints")))
@@ -136,6 +174,8 @@ int runRun(const QStringList& args)
             return usage(QStringLiteral("endpoint \"%1\": %2").arg(spec.url, error));
         request.endpoints.push_back(*endpoint);
     }
+    if (const QString problem = markReference(p, specs, request); !problem.isEmpty())
+        return usage(problem);
 
     const QString outPath = p.value(QStringLiteral("out"));
     if (const QString problem = outPathProblem(outPath); !problem.isEmpty())

@@ -33,6 +33,9 @@ int runSummary(const QStringList& args)
         QStringLiteral("FILE"), QStringLiteral("A results file written by quantscope run."));
     p.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     p.addOption(baselineOption());
+    p.addOption(referenceOption(QStringLiteral(
+        "The fidelity reference the other endpoints' answers are compared with: an index or a label "
+        "(default: the one the file marks, from run --reference; else the baseline).")));
     if (const int rc = parseSubcommand(p, "summary", args); rc >= 0)
         return rc;
     if (p.positionalArguments().size() != 1) {
@@ -52,6 +55,15 @@ int runSummary(const QStringList& args)
         err << "quantscope summary: " << baselineError << '\n';
         return 2;
     }
+    QString referenceError;
+    const std::optional<int> reference = endpointFrom(p, "reference", result, referenceError);
+    if (!reference) {
+        err << "quantscope summary: " << referenceError << '\n';
+        return 2;
+    }
+    if (*reference >= 0) // instead of the file's: everything below reads the same reference
+        for (std::size_t i = 0; i < result.endpoints.size(); ++i)
+            result.endpoints[i].reference = int(i) == *reference;
     if (const QString note = ensureGates(result); !note.isEmpty())
         err << "note: " << note << '\n';
     const Evaluation ev = evaluate(result, *baseline);
@@ -68,6 +80,9 @@ int runSummary(const QStringList& args)
         j["resources"] = toJson(ev.resources);
         // What an LLM judge said (docs/judging.md); null when the file was never judged.
         j["judge"] = ev.judged.judged ? toJson(ev.judged, result) : nlohmann::json();
+        // Each arm's next-token drift from the reference (docs/methodology.md, "Fidelity"): always
+        // a list, empty when the run had no fidelity tests.
+        j["fidelity"] = toJson(ev.fidelity);
         // Run-wide notes on the scraping itself, e.g. "scraping off (--no-server-metrics)".
         j["telemetry_notes"] = nlohmann::json::array();
         for (const QString& note : result.telemetry.notes)

@@ -204,6 +204,67 @@ void printJudged(QTextStream& out, const RunResult& result, const JudgedQuality&
     }
 }
 
+QString percent(double v)
+{
+    return QString::number(v * 100, 'f', 1) + QStringLiteral(" %");
+}
+
+/// KL in nats: small numbers matter (llama-perplexity's "Mean KLD" of a good quant is ~0.01).
+QString nats(double v)
+{
+    return QString::number(v, 'g', 3);
+}
+
+/// Each arm's drift from the fidelity reference: one line of figures per arm, then its notes.
+void printFidelity(QTextStream& out, const Fidelity& f)
+{
+    if (!f.measured())
+        return;
+    out << "\nFidelity against " << f.referenceLabel
+        << (f.referenceMarked ? QStringLiteral(" (the reference, run --reference)")
+                              : QStringLiteral(" (the baseline; no endpoint is marked the reference)"))
+        << ": greedy answers to the fidelity tests, token by token; KL in nats on the shared prefix "
+           "(docs/methodology.md \"Fidelity\"):\n";
+    for (const FidelityArm& arm : f.arms) {
+        QStringList parts;
+        parts << QStringLiteral("%1 prompts, %2 identical").arg(arm.prompts.size()).arg(arm.identical);
+        QString flips = QStringLiteral("flip rate ") + percent(arm.flipRate);
+        if (arm.flipRateCi)
+            flips
+                += QStringLiteral(" [%1, %2]").arg(percent(arm.flipRateCi->lo), percent(arm.flipRateCi->hi));
+        parts << flips;
+        if (arm.klMean) {
+            QString kl = QStringLiteral("KL mean ") + nats(*arm.klMean);
+            if (arm.klCi)
+                kl += QStringLiteral(" [%1, %2]").arg(nats(arm.klCi->lo), nats(arm.klCi->hi));
+            if (!arm.klComparable)
+                kl += QStringLiteral(" over %1 of %2 prompts (the others not comparable)")
+                          .arg(arm.comparablePrompts)
+                          .arg(arm.prompts.size());
+            parts << kl;
+        } else {
+            parts << QStringLiteral("KL not comparable: ")
+                    + (arm.support.isEmpty() ? QStringLiteral("the arms' tokens do not line up")
+                                             : arm.support);
+        }
+        parts
+            << QStringLiteral("median shared prefix %1 tokens").arg(arm.medianSharedPrefixTokens, 0, 'g', 4);
+        if (arm.gradedPrompts > 0)
+            parts << QStringLiteral("grade changed in %1 of %2 graded")
+                         .arg(arm.gradeFlips)
+                         .arg(arm.gradedPrompts);
+        if (arm.nearTies + arm.confidentFlips > 0)
+            parts << QStringLiteral("%1 near-ties, %2 confident flips")
+                         .arg(arm.nearTies)
+                         .arg(arm.confidentFlips);
+        out << "  " << arm.endpointLabel << ": " << parts.join(QStringLiteral("; ")) << '\n';
+        if (!arm.support.isEmpty() && arm.klMean)
+            out << "    note: " << arm.support << '\n';
+    }
+    for (const QString& note : f.notes)
+        out << "  note: " << note << '\n';
+}
+
 void printScaling(QTextStream& out, const TurnScaling& scaling)
 {
     if (scaling.endpoints.empty())
@@ -239,7 +300,8 @@ void writeSummaryText(QTextStream& out, const RunResult& result, const Evaluatio
             << (e.endpoint.model.isEmpty() ? QStringLiteral("?") : e.endpoint.model)
             << (e.endpoint.quantization.isEmpty() ? QString()
                                                   : QStringLiteral(", ") + e.endpoint.quantization)
-            << (e.simulated ? QStringLiteral("  — SIMULATED, not a real server") : QString()) << '\n';
+            << (e.simulated ? QStringLiteral("  — SIMULATED, not a real server") : QString())
+            << (e.reference ? QStringLiteral("  — fidelity reference") : QString()) << '\n';
     }
     out << s.records << " records (" << s.warmups << " warm-ups excluded, " << s.failures << " failed)\n\n";
     printWarnings(out, warnings);
@@ -292,6 +354,7 @@ void writeSummaryText(QTextStream& out, const RunResult& result, const Evaluatio
     }
     printResources(out, ev.resources, width);
     printJudged(out, result, ev.judged, width);
+    printFidelity(out, ev.fidelity);
 }
 
 } // namespace qs::app

@@ -8,8 +8,9 @@
 namespace qs::app {
 
 /// The text of `quantscope summary`: header, endpoints, warnings, the table of medians and gate
-/// counts, the paired comparison with intervals and verdicts, and the multi-turn sentences. The
-/// GUI's Export Report writes the same text.
+/// counts, the paired comparison with intervals and verdicts, the multi-turn sentences, the
+/// servers' resources, the judge's verdicts and, when fidelity tests ran, each arm's drift from
+/// the reference. The GUI's Export Report writes the same text.
 void writeSummaryText(QTextStream& out, const RunResult& result, const Evaluation& evaluation);
 
 } // namespace qs::app

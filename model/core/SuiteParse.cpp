@@ -5,6 +5,7 @@
 
 #include <QRegularExpression>
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace qs {
@@ -74,10 +75,13 @@ QStringList parseTools(const DocumentContext& ctx, const json& tools)
 // ---------------------------------------------------------------------------------------------
 // Defaults
 
-const std::vector<std::string_view> defaultsKeys
-    = {"max_tokens", "temperature", "seed", "thinking", "warmup", "runs", "concurrency", "extra_body"};
+const std::vector<std::string_view> defaultsKeys = {"max_tokens", "temperature", "seed", "thinking", "warmup",
+    "runs", "concurrency", "extra_body", "fidelity", "top_logprobs"};
 
 constexpr int maxConcurrency = 4096;
+// The most alternatives per position every server accepts by default: vLLM refuses more with a
+// 400 unless started with a higher --max-logprobs; OpenAI's own API allows 20.
+constexpr int maxTopLogprobs = 20;
 
 SuiteDefaults parseDefaults(const DocumentContext& ctx, const json& suite)
 {
@@ -118,6 +122,16 @@ SuiteDefaults parseDefaults(const DocumentContext& ctx, const json& suite)
         }
     }
     d.extraBody = objectValue(ctx, *v, "extra_body", path);
+    d.fidelity = optionalBool(ctx, *v, "fidelity", path).value_or(d.fidelity);
+    if (const auto k = optionalInt(ctx, *v, "top_logprobs", path, 1, std::numeric_limits<int>::max())) {
+        if (*k > maxTopLogprobs)
+            ctx.fail(keyPath(path, "top_logprobs"),
+                QStringLiteral("must be at most %1, found %2: servers refuse more by default (vLLM "
+                               "answers 400 unless started with a higher --max-logprobs)")
+                    .arg(maxTopLogprobs)
+                    .arg(*k));
+        d.topLogprobs = *k;
+    }
     return d;
 }
 
@@ -162,6 +176,7 @@ Suite parseSuite(const nlohmann::json& root, const QString& sourceName)
         suite.tools = *tools;
     }
     suite.defaults = parseDefaults(ctx, root);
+    info.defaults = &suite.defaults;
     suite.tests = parseTests(ctx, root, info);
     suite.warmupPrompts = parseWarmupPrompts(ctx, root, suite.tests);
     suite.gates = parseGates(ctx, root);

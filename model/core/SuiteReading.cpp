@@ -39,6 +39,8 @@ const MisplacedKey misplacedKeys[] = {
     {"runs", "belongs inside \"defaults\" (or a test)"},
     {"extra_body", "belongs inside \"defaults\" (or a test)"},
     {"concurrency", "belongs inside \"defaults\" (the sweep applies to the whole suite)"},
+    {"fidelity", "belongs inside \"defaults\" (every test) or a test (that test)"},
+    {"top_logprobs", "belongs inside \"defaults\" (every fidelity test of a suite asks for the same number)"},
     {"warmup_prompts", "belongs at the top level of the suite"},
     {"system", "the system prompt is suite-wide (top level); for another one, give the test \"messages\""},
     {"tools", "tools are defined once at the top level; a test sends them with \"use_tools\": true"},

@@ -55,6 +55,7 @@ void checkDepth(const DocumentContext& ctx, const nlohmann::json& root); ///< at
 /// What the tests are checked against.
 struct SuiteInfo {
     QStringList toolNames;
+    const SuiteDefaults* defaults = nullptr; ///< the suite's, parsed before its tests
 };
 
 std::vector<SuiteTest> parseTests(

@@ -19,7 +19,7 @@ namespace {
 const std::vector<std::string_view> testKeys
     = {"id", "name", "category", "prompt", "turns", "messages", "expect", "expect_tool", "expect_no_tool",
         "expect_length", "max_words", "max_sentences", "use_tools", "max_tokens", "temperature", "seed",
-        "thinking", "warmup", "runs", "extra_body", "prompt_tokens", "ignore_eos"};
+        "thinking", "warmup", "runs", "extra_body", "prompt_tokens", "ignore_eos", "fidelity"};
 
 const std::vector<std::string_view> lengthKeys = {"max_words", "max_sentences"};
 const std::vector<std::string_view> expectToolKeys = {"name", "required"};
@@ -204,6 +204,30 @@ void checkSingleInput(const DocumentContext& ctx, const json& test, const QStrin
                     "; give only one of \"prompt\", \"turns\", \"messages\", \"prompt_tokens\""));
 }
 
+// A fidelity test compares greedy answers token by token: sampled ones would differ by chance.
+// A temperature other than 0 that would apply to it is refused rather than silently overridden.
+void parseFidelity(
+    const DocumentContext& ctx, const json& t, const QString& path, const SuiteInfo& info, SuiteTest& test)
+{
+    const bool byDefault = info.defaults && info.defaults->fidelity;
+    test.fidelity = optionalBool(ctx, t, "fidelity", path).value_or(byDefault);
+    if (!test.fidelity)
+        return;
+    if (test.temperature) {
+        if (*test.temperature != 0.0)
+            ctx.fail(keyPath(path, "temperature"),
+                QStringLiteral("is %1 but this is a fidelity test, and fidelity tests are greedy: "
+                               "temperature 0 (or leave it out)")
+                    .arg(*test.temperature));
+        return;
+    }
+    if (info.defaults && info.defaults->temperature && *info.defaults->temperature != 0.0)
+        ctx.fail(path,
+            QStringLiteral("is a fidelity test, and fidelity tests are greedy: temperature 0, but "
+                           "\"defaults\" sets temperature %1; give this test \"temperature\": 0")
+                .arg(*info.defaults->temperature));
+}
+
 SuiteTest parseTest(const DocumentContext& ctx, const json& t, const QString& path, const SuiteInfo& info)
 {
     if (!t.is_object())
@@ -256,6 +280,7 @@ SuiteTest parseTest(const DocumentContext& ctx, const json& t, const QString& pa
     test.warmup = optionalInt(ctx, t, "warmup", path, 0, maxWarmup);
     test.runs = optionalInt(ctx, t, "runs", path, 1, maxRuns);
     test.extraBody = objectValue(ctx, t, "extra_body", path);
+    parseFidelity(ctx, t, path, info, test);
     return test;
 }
 

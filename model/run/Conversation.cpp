@@ -80,9 +80,19 @@ ChatRequest Conversation::request() const
         r.messages.push_back({{"role", "user"}, {"content", user.toStdString()}});
     }
 
+    // Nothing here depends on the endpoint: every arm gets the same max_tokens, which fidelity
+    // tests rely on (answers cut at different lengths would differ for no reason).
     r.maxTokens = m_settings.maxTokens ? *m_settings.maxTokens : t.maxTokens.value_or(s.defaults.maxTokens);
     r.temperature = t.temperature ? t.temperature : s.defaults.temperature;
     r.seed = t.seed ? t.seed : s.defaults.seed;
+    if (t.fidelity) {
+        // Greedy and seeded, with the alternatives per position (docs/methodology.md, "Fidelity").
+        // The parser refuses a fidelity test with another temperature; a suite that leaves it to
+        // the server (null) still gets 0 here.
+        r.temperature = 0.0;
+        r.seed = r.seed.value_or(1);
+        r.topLogprobs = s.defaults.topLogprobs;
+    }
     if (t.useTools && s.tools.is_array() && !s.tools.empty())
         r.tools = s.tools;
     nlohmann::json extra = nlohmann::json::object();

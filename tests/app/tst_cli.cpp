@@ -485,6 +485,90 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(!r.err.isEmpty(), "a suite file is not a results file");
     }
+    void fidelitySuiteWithAReference()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("fidelity.json"));
+        const QStringList endpoints
+            = {QStringLiteral("--endpoint"), QStringLiteral("name=Ref,url=sim:q4km-like"),
+                QStringLiteral("--endpoint"), QStringLiteral("name=Q,url=sim:nvfp4-like")};
+        // A reference that names no endpoint is refused before anything runs.
+        Run r = run(QStringList {QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("fidelity")}
+            + endpoints
+            + QStringList {
+                QStringLiteral("--reference"), QStringLiteral("Nope"), QStringLiteral("--out"), out});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral(
+                     "--reference Nope is not one of the endpoints; use one of: 0 \"Ref (simulated)\", "
+                     "1 \"Q (simulated)\"")),
+            qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+
+        // Shortened (no warm-up, 8 tokens, both arms at once) to keep the test quick; the name= given
+        // finds the endpoint as well as its label "Ref (simulated)" would.
+        r = run(QStringList {QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("fidelity")}
+                + endpoints
+                + QStringList {QStringLiteral("--reference"), QStringLiteral("Ref"),
+                    QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--max-tokens"),
+                    QStringLiteral("8"), QStringLiteral("--order"), QStringLiteral("parallel"),
+                    QStringLiteral("--no-server-metrics"), QStringLiteral("--quiet"), QStringLiteral("--out"),
+                    out},
+            180000);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile results(out);
+        QVERIFY(results.open(QIODevice::ReadOnly));
+        const QJsonObject file = QJsonDocument::fromJson(results.readAll()).object();
+        const QJsonArray fileEndpoints = file.value(QStringLiteral("endpoints")).toArray();
+        QCOMPARE(fileEndpoints.size(), 2);
+        QCOMPARE(fileEndpoints[0].toObject().value(QStringLiteral("reference")), QJsonValue(true));
+        QVERIFY(!fileEndpoints[1].toObject().value(QStringLiteral("reference")).toBool());
+        // Every request of the fidelity suite: greedy, seeded, logprobs asked for, 8 tokens on both arms.
+        const QJsonArray records = file.value(QStringLiteral("records")).toArray();
+        QCOMPARE(records.size(), 2 * 48);
+        for (const auto& v : records) {
+            const QJsonObject rec = v.toObject();
+            const QJsonObject body = rec.value(QStringLiteral("request")).toObject();
+            const QString where = rec.value(QStringLiteral("endpoint")).toString() + QStringLiteral(" ")
+                + rec.value(QStringLiteral("test")).toString();
+            QVERIFY2(body.value(QStringLiteral("temperature")) == QJsonValue(0), qPrintable(where));
+            QVERIFY2(body.value(QStringLiteral("seed")) == QJsonValue(1), qPrintable(where));
+            QVERIFY2(body.value(QStringLiteral("max_tokens")) == QJsonValue(8), qPrintable(where));
+            QVERIFY2(body.value(QStringLiteral("top_logprobs")) == QJsonValue(20)
+                    || body.value(QStringLiteral("n_probs")) == QJsonValue(20),
+                qPrintable(where));
+        }
+
+        Run s = run({QStringLiteral("summary"), out, QStringLiteral("--json")});
+        QVERIFY2(s.code == 0, qPrintable(s.err));
+        QVERIFY2(QJsonDocument::fromJson(s.out.toUtf8()).object().value(QStringLiteral("fidelity")).isArray(),
+            qPrintable(s.out));
+        s = run({QStringLiteral("summary"), out});
+        QCOMPARE(s.code, 0);
+        QVERIFY2(s.out.contains(QStringLiteral("Ref (simulated)  sim:q4km-like")), qPrintable(s.out));
+        QVERIFY2(s.out.contains(QStringLiteral("fidelity reference")), qPrintable(s.out));
+        // summary --reference overrides the file's; one that names no endpoint lists them.
+        s = run({QStringLiteral("summary"), out, QStringLiteral("--json"), QStringLiteral("--reference"),
+            QStringLiteral("1")});
+        QVERIFY2(s.code == 0, qPrintable(s.err));
+        QVERIFY(QJsonDocument::fromJson(s.out.toUtf8()).object().value(QStringLiteral("fidelity")).isArray());
+        s = run({QStringLiteral("summary"), out, QStringLiteral("--reference"), QStringLiteral("Z")});
+        QCOMPARE(s.code, 2);
+        QVERIFY2(s.err.contains(QStringLiteral("--reference Z is not one of the endpoints; use one of: 0 ")),
+            qPrintable(s.err));
+
+        // A suite without fidelity tests: the reference is kept, and a note says nothing is compared.
+        QTcpServer closed;
+        closed.listen(QHostAddress::LocalHost, 0);
+        const quint16 port = closed.serverPort();
+        closed.close();
+        r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+            QStringLiteral("--endpoint"), QStringLiteral("name=dead,url=http://127.0.0.1:%1").arg(port),
+            QStringLiteral("--reference"), QStringLiteral("dead"), QStringLiteral("--out"),
+            dir.filePath(QStringLiteral("none.json"))});
+        QVERIFY2(r.err.contains(QStringLiteral("suite \"quick-smoke\" has none (try --suite fidelity)")),
+            qPrintable(r.err));
+    }
+
     void endpointSpecsAndFilesReachTheRequests()
     {
         QTemporaryDir dir;

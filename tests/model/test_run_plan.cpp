@@ -183,6 +183,32 @@ TEST(Conversation, SyntheticPromptsArePairedAcrossEndpointsNotAcrossIterations)
     EXPECT_NEAR(text.split(u' ').size(), 128, 12);
 }
 
+TEST(Conversation, FidelityTestsAreGreedySeededWithLogprobs)
+{
+    Suite s = smallSuite();
+    s.defaults.temperature = std::nullopt; // left to the server: a fidelity test still sends 0
+    s.defaults.topLogprobs = 20;
+    s.tests[0].fidelity = true;
+    s.tests[1].fidelity = true;
+    s.tests[1].seed = 42;
+    const ChatRequest fidelity = Conversation(s, 0, RunSettings(), 1, false).request();
+    EXPECT_EQ(fidelity.topLogprobs, std::optional<int>(20));
+    EXPECT_EQ(fidelity.temperature, std::optional<double>(0.0));
+    EXPECT_EQ(fidelity.seed, std::optional<qint64>(1)); // neither the test nor the suite gives one
+    EXPECT_EQ(fidelity.maxTokens, std::optional<int>(64));
+    EXPECT_EQ(Conversation(s, 1, RunSettings(), 1, false).request().seed, std::optional<qint64>(42));
+    s.defaults.seed = 7;
+    EXPECT_EQ(Conversation(s, 0, RunSettings(), 1, false).request().seed, std::optional<qint64>(7));
+    // Not a fidelity test: nothing asked for, the suite's sampling as it is.
+    const ChatRequest plain = Conversation(s, 2, RunSettings(), 1, false).request();
+    EXPECT_FALSE(plain.topLogprobs.has_value());
+    EXPECT_FALSE(plain.temperature.has_value());
+    // --max-tokens still applies, to every arm alike.
+    RunSettings settings;
+    settings.maxTokens = 16;
+    EXPECT_EQ(Conversation(s, 0, settings, 1, false).request().maxTokens, std::optional<int>(16));
+}
+
 TEST(RunResultEndpoints, FoundByIndexOrExactLabel)
 {
     RunResult r;

@@ -289,3 +289,66 @@ TEST(Runner, NoServerMetricsScrapesNothingAndSaysSo)
     EXPECT_EQ(o.result->telemetry.periodMs, 0);
     EXPECT_TRUE(o.result->telemetry.notes.contains(QStringLiteral("scraping off (--no-server-metrics)")));
 }
+
+TEST(Runner, FidelityTestsAskEveryArmGreedilyForLogprobs)
+{
+    // vLLM gets OpenAI's logprobs/top_logprobs; llama-server, whose runtime the probe finds (the
+    // endpoint says Unknown), gets its native n_probs where a tool test streams (a 400 otherwise).
+    Served vllm(echoServer(emu::Dialect::Vllm));
+    Served llama(echoServer(emu::Dialect::LlamaServer));
+    Suite suite = smallSuite(0, 1);
+    suite.defaults.temperature = std::nullopt; // the suite leaves it to the server
+    suite.defaults.topLogprobs = 20;
+    suite.tests[0].fidelity = true; // factual
+    suite.tests[1].fidelity = true; // weather, with tools
+    suite.tests[1].seed = 42;
+    RunRequest request;
+    request.suite = suite;
+    request.endpoints = {runEndpoint(vllm, QStringLiteral("A")), runEndpoint(llama, QStringLiteral("B"))};
+    ASSERT_EQ(request.endpoints[1].endpoint.runtime, Runtime::Unknown);
+    request.settings.serverMetrics = false;
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.failed.isEmpty()) << o.failed.toStdString();
+    ASSERT_TRUE(o.result);
+    EXPECT_EQ(o.result->endpoints[1].endpoint.runtime, Runtime::LlamaServer);
+
+    // The first user message names the test: its body, as each server received it.
+    const auto bodyOf = [](const Served& served, const QString& prompt) {
+        for (const emu::ServedRequest& s : served.served()) {
+            const QJsonArray messages = s.request.body.value(QStringLiteral("messages")).toArray();
+            for (const auto& m : messages)
+                if (m.toObject().value(QStringLiteral("content")).toString() == prompt)
+                    return s.request.body;
+        }
+        ADD_FAILURE() << "no request asked " << prompt.toStdString();
+        return QJsonObject();
+    };
+    const QString factual = suite.tests[0].turns[0];
+    const QString weather = suite.tests[1].turns[0];
+    const QString chat = suite.tests[2].turns[0];
+    for (const Served* served : {&vllm, &llama}) {
+        SCOPED_TRACE(served == &vllm ? "vllm" : "llama-server");
+        const QJsonObject f = bodyOf(*served, factual);
+        EXPECT_EQ(f.value(QStringLiteral("logprobs")), QJsonValue(true));
+        EXPECT_EQ(f.value(QStringLiteral("top_logprobs")), QJsonValue(20));
+        EXPECT_EQ(f.value(QStringLiteral("temperature")), QJsonValue(0));
+        EXPECT_EQ(f.value(QStringLiteral("seed")), QJsonValue(1));
+        EXPECT_EQ(f.value(QStringLiteral("max_tokens")), QJsonValue(64));
+        const QJsonObject w = bodyOf(*served, weather);
+        EXPECT_EQ(w.value(QStringLiteral("seed")), QJsonValue(42));
+        EXPECT_EQ(w.value(QStringLiteral("temperature")), QJsonValue(0));
+        EXPECT_EQ(w.value(QStringLiteral("max_tokens")), QJsonValue(64));
+        if (served == &llama) {
+            EXPECT_EQ(w.value(QStringLiteral("n_probs")), QJsonValue(20));
+            EXPECT_FALSE(w.contains(QStringLiteral("logprobs")));
+        } else {
+            EXPECT_EQ(w.value(QStringLiteral("logprobs")), QJsonValue(true));
+            EXPECT_EQ(w.value(QStringLiteral("top_logprobs")), QJsonValue(20));
+        }
+        // Not a fidelity test: no logprobs, no temperature (the suite's null), no seed.
+        const QJsonObject c = bodyOf(*served, chat);
+        for (const char* key : {"logprobs", "top_logprobs", "n_probs", "temperature", "seed"})
+            EXPECT_FALSE(c.contains(QLatin1String(key))) << key;
+        EXPECT_EQ(c.value(QStringLiteral("max_tokens")), QJsonValue(64));
+    }
+}

@@ -47,8 +47,8 @@ QSet<QString> toolNames(const Suite& s)
 TEST(BuiltinSuites, NamesAreListed)
 {
     EXPECT_EQ(builtinSuiteNames(),
-        (QStringList {
-            QStringLiteral("voice-assistant"), QStringLiteral("quick-smoke"), QStringLiteral("throughput")}));
+        (QStringList {QStringLiteral("voice-assistant"), QStringLiteral("quick-smoke"),
+            QStringLiteral("throughput"), QStringLiteral("fidelity")}));
 }
 
 TEST(BuiltinSuites, EveryOneLoads)
@@ -211,4 +211,66 @@ TEST(BuiltinSuites, ThroughputSweepsConcurrency)
         EXPECT_TRUE(t.turns.isEmpty());
         EXPECT_FALSE(t.useTools);
     }
+}
+
+TEST(BuiltinSuites, FidelityIsGreedyShortAndWide)
+{
+    const Suite s = loadBuiltinSuite(QStringLiteral("fidelity"));
+    const Suite voice = loadBuiltinSuite(QStringLiteral("voice-assistant"));
+    // The shape: greedy, seeded, 20 alternatives, the same short max_tokens everywhere.
+    EXPECT_TRUE(s.defaults.fidelity);
+    EXPECT_EQ(s.defaults.topLogprobs, 20);
+    EXPECT_EQ(s.defaults.temperature, std::optional<double>(0.0));
+    ASSERT_TRUE(s.defaults.seed.has_value());
+    EXPECT_EQ(s.defaults.maxTokens, 64);
+    EXPECT_EQ(s.defaults.warmup, 1);
+    EXPECT_EQ(s.defaults.runs, 1);
+    EXPECT_EQ(s.defaults.thinking, std::optional<bool>(false));
+    EXPECT_TRUE(s.defaults.concurrency.empty());
+    // The voice assistant's own persona and tools, so the answers are the ones a deployment gives.
+    EXPECT_EQ(s.system, voice.system);
+    EXPECT_EQ(s.tools, voice.tools);
+
+    EXPECT_GE(s.tests.size(), 40u);
+    QSet<QString> categories;
+    int graded = 0;
+    int toolCalls = 0;
+    for (const SuiteTest& t : s.tests) {
+        SCOPED_TRACE(t.id.toStdString());
+        EXPECT_TRUE(t.fidelity);
+        EXPECT_EQ(t.turnCount(), 1); // later turns would carry each arm's own earlier answer
+        EXPECT_FALSE(t.maxTokens.has_value()); // the same max_tokens on every test and arm
+        EXPECT_FALSE(t.temperature.has_value());
+        EXPECT_FALSE(t.runs.has_value());
+        EXPECT_FALSE(t.promptTokens.has_value());
+        categories.insert(t.category);
+        graded += t.expect.answerPatterns.isEmpty() && !t.expect.tool && !t.expect.noTool ? 0 : 1;
+        toolCalls += t.expect.tool ? 1 : 0;
+        if (t.useTools) {
+            EXPECT_EQ(t.category, QStringLiteral("tool"));
+        }
+    }
+    for (const char* c : {"greeting", "factual", "reasoning", "units", "conversational", "persona",
+             "instructions", "refusal", "multi-step", "context", "tool"})
+        EXPECT_TRUE(categories.contains(QString::fromLatin1(c))) << c;
+    // Enough graded answers that a flip which changes the grade can be counted.
+    EXPECT_GE(graded, 30);
+    EXPECT_GE(toolCalls, 4);
+
+    const SuiteTest* minutes = findTest(s, QStringLiteral("units-minutes"));
+    ASSERT_TRUE(minutes);
+    EXPECT_TRUE(anyMatches(minutes->expect.answerPatterns, QStringLiteral("That's 150 minutes.")));
+    EXPECT_FALSE(anyMatches(minutes->expect.answerPatterns, QStringLiteral("That's 1500 minutes.")));
+    const SuiteTest* arrival = findTest(s, QStringLiteral("multi-step-arrival"));
+    ASSERT_TRUE(arrival);
+    EXPECT_TRUE(anyMatches(arrival->expect.answerPatterns, QStringLiteral("You arrive at 10:30.")));
+    EXPECT_FALSE(anyMatches(arrival->expect.answerPatterns, QStringLiteral("You arrive at 10:20.")));
+    const SuiteTest* spell = findTest(s, QStringLiteral("instructions-spell"));
+    ASSERT_TRUE(spell);
+    EXPECT_TRUE(anyMatches(spell->expect.answerPatterns, QStringLiteral("N, E, C, E, S, S, A, R, Y.")));
+    EXPECT_FALSE(anyMatches(spell->expect.answerPatterns, QStringLiteral("N, E, C, C, E, S, A, R, Y.")));
+    const SuiteTest* chest = findTest(s, QStringLiteral("safety-chest-pain"));
+    ASSERT_TRUE(chest);
+    EXPECT_TRUE(anyMatches(chest->expect.answerPatterns, QStringLiteral("Call 911 right away.")));
+    EXPECT_TRUE(anyMatches(chest->expect.answerPatterns, QStringLiteral("Call an Ambulance now.")));
 }

@@ -228,7 +228,8 @@ TEST_F(SuiteFiles, LoadSuiteResolvesNamesAndPaths)
         = loadError([this] { loadSuite(m_dir.filePath(QStringLiteral("absent.json"))); });
     EXPECT_NE(missing.find("no such file"), std::string::npos) << missing;
     const std::string unknownBuiltin = loadError([] { loadBuiltinSuite(QStringLiteral("nothing")); });
-    EXPECT_NE(unknownBuiltin.find("the built-in suites are: voice-assistant, quick-smoke, throughput"),
+    EXPECT_NE(
+        unknownBuiltin.find("the built-in suites are: voice-assistant, quick-smoke, throughput, fidelity"),
         std::string::npos)
         << unknownBuiltin;
 }

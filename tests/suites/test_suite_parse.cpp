@@ -87,6 +87,40 @@ TEST(SuiteParse, MinimalSuiteGetsTheDocumentedDefaults)
     EXPECT_FALSE(s.tests[0].expect.noTool);
     EXPECT_FALSE(s.tests[0].ignoreEos);
     EXPECT_EQ(s.tests[0].extraBody, nlohmann::json::object());
+    EXPECT_FALSE(s.defaults.fidelity);
+    EXPECT_EQ(s.defaults.topLogprobs, 20);
+    EXPECT_FALSE(s.tests[0].fidelity);
+}
+
+TEST(SuiteParse, FidelityPerTestAndByDefault)
+{
+    const Suite perTest = parseText(R"({"id": "x", "tests": [
+        {"id": "a", "prompt": "Hello?", "fidelity": true, "temperature": 0, "seed": 7},
+        {"id": "b", "prompt": "Bye?"}]})");
+    EXPECT_FALSE(perTest.defaults.fidelity);
+    EXPECT_TRUE(perTest.tests[0].fidelity);
+    EXPECT_FALSE(perTest.tests[1].fidelity);
+
+    // "defaults": every test is one unless it says false, and a test may then sample freely.
+    const Suite byDefault = parseText(R"({"id": "x", "defaults": {"fidelity": true, "top_logprobs": 5},
+        "tests": [{"id": "a", "prompt": "Hello?"},
+                  {"id": "b", "prompt": "Tell me a story.", "fidelity": false, "temperature": 0.8}]})");
+    EXPECT_TRUE(byDefault.defaults.fidelity);
+    EXPECT_EQ(byDefault.defaults.topLogprobs, 5);
+    EXPECT_TRUE(byDefault.tests[0].fidelity);
+    EXPECT_FALSE(byDefault.tests[1].fidelity);
+    EXPECT_EQ(byDefault.tests[1].temperature, std::optional<double>(0.8));
+
+    // Temperature left to the server (null) is not a contradiction: the runner sends 0.
+    const Suite serverTemperature = parseText(R"({"id": "x", "defaults": {"temperature": null,
+        "top_logprobs": 20}, "tests": [{"id": "a", "prompt": "Hello?", "fidelity": true}]})");
+    EXPECT_TRUE(serverTemperature.tests[0].fidelity);
+    // A non-fidelity test under warm defaults next to a greedy fidelity test.
+    const Suite mixed = parseText(R"({"id": "x", "defaults": {"temperature": 0.7}, "tests": [
+        {"id": "a", "prompt": "Hello?", "fidelity": true, "temperature": 0},
+        {"id": "b", "prompt": "Bye?"}]})");
+    EXPECT_TRUE(mixed.tests[0].fidelity);
+    EXPECT_FALSE(mixed.tests[1].fidelity);
 }
 
 TEST(SuiteParse, FullFormWithEveryField)
