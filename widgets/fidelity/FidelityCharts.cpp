@@ -88,10 +88,11 @@ FidelityArmChart::FidelityArmChart(Measure measure, QWidget* parent)
                                       "reference's in any token (1 − identical / prompts). Whisker: exact "
                                       "Clopper–Pearson 95 % interval."));
     m_y->setTitleText(kl ? QStringLiteral("nats") : QStringLiteral("%"));
-    m_x->setTruncateLabels(false);
+    // The legend names the arms in their colours, as in the histogram beside it; long endpoint
+    // names under narrow bars would be dropped by the axis anyway.
+    m_x->setLabelsVisible(false);
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
-    chart()->legend()->setVisible(false);
     rebuild();
 }
 
@@ -134,7 +135,6 @@ void FidelityArmChart::rebuild()
 
     chart()->removeAllSeries();
     showPlot();
-    chart()->legend()->setVisible(false); // the categories name the arms
     // One set per arm, non-zero only at its own category: each bar keeps its arm's colour.
     auto* series = new QStackedBarSeries;
     series->setBarWidth(0.55);

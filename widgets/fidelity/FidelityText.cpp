@@ -83,7 +83,7 @@ QString sharedPrefixText(const FidelityArm& arm)
         return kDash;
     const double median = finite(arm.medianSharedPrefixTokens) ? arm.medianSharedPrefixTokens : 0;
     const bool whole = median == std::floor(median);
-    return QStringLiteral("%1 tokens (%2 of the reference's answer on average)")
+    return QStringLiteral("%1 tokens (mean %2)")
         .arg(report::number(median, whole ? 0 : 1), fidelityPercent(arm.meanSharedPrefixFraction));
 }
 

@@ -30,7 +30,8 @@ QString klMeanText(const FidelityArm& arm);
 /// Why an arm has no KL: its `support` when it says, else the first note of a prompt whose tokens
 /// were not comparable, else "the arms' tokens do not line up".
 QString klNotComparableReason(const FidelityArm& arm);
-/// "14 tokens (78 % of the reference's answer on average)".
+/// "14 tokens (mean 78.0 %)": the median shared prefix in tokens, and the mean of the shared
+/// prefix as a fraction of the reference's answer.
 QString sharedPrefixText(const FidelityArm& arm);
 /// "1 of 12 graded"; "— (no graded prompts)" when none was graded.
 QString gradeFlipsText(const FidelityArm& arm);

@@ -9,9 +9,11 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace qs {
@@ -283,7 +285,9 @@ void FidelityView::fillArms()
         setCell(m_arms, row, ArmFlipRate, flipRateText(a));
         setCell(m_arms, row, ArmKlMean, klMeanText(a));
         setCell(m_arms, row, ArmKlP99, klValue(a.klP99));
-        setCell(m_arms, row, ArmSharedPrefix, sharedPrefixText(a));
+        setCell(m_arms, row, ArmSharedPrefix, sharedPrefixText(a),
+            QStringLiteral("Median tokens before the first divergence; in brackets the mean share of the "
+                           "reference's answer they make up."));
         setCell(m_arms, row, ArmLogprobDelta, meanDeltaText(a.meanAbsLogprobDelta));
         setCell(m_arms, row, ArmGradeFlips, gradeFlipsText(a));
         setCell(m_arms, row, ArmDivergenceKinds, divergenceKindsText(a));
@@ -298,6 +302,11 @@ void FidelityView::fillArms()
     if (selected >= 0)
         m_arms->selectRow(selected);
     m_syncing = false;
+    // As tall as its rows (a handful of arms): the charts and the prompts get the room.
+    const int shownRows = std::max(rows, 2);
+    m_arms->setMaximumHeight(m_arms->horizontalHeader()->height()
+        + shownRows * m_arms->verticalHeader()->defaultSectionSize()
+        + m_arms->horizontalScrollBar()->sizeHint().height() + 2 * m_arms->frameWidth() + 2);
     fillPrompts();
 }
 
