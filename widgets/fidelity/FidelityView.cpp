@@ -6,6 +6,8 @@
 #include "widgets/fidelity/FidelityText.h"
 #include "widgets/responses/ResponseFormatting.h"
 
+#include <QFontDatabase>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -73,7 +75,31 @@ QString gradeText(const FidelityPrompt& p)
 FidelityView::FidelityView(QWidget* parent)
     : QWidget(parent)
 {
-    m_statusLabel = plainLabel(this, QStringLiteral("fidelityStatus"));
+    // The empty state is a card with the way to measure: most runs have no fidelity tests.
+    m_emptyCard = new QFrame(this);
+    m_emptyCard->setObjectName(QStringLiteral("fidelityEmpty"));
+    m_emptyCard->setMaximumWidth(820);
+    m_emptyCard->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
+    auto* emptyTitle
+        = new QLabel(QStringLiteral("Fidelity: how far each arm's next-token choices drift from a reference"),
+            m_emptyCard);
+    QFont titleFont = emptyTitle->font();
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(titleFont.pointSizeF() * 1.25);
+    emptyTitle->setFont(titleFont);
+    emptyTitle->setWordWrap(true);
+    m_statusLabel = plainLabel(m_emptyCard, QStringLiteral("fidelityStatus"));
+    m_command = plainLabel(m_emptyCard, QStringLiteral("fidelityCommand"));
+    m_command->setText(
+        QStringLiteral("quantscope run --suite fidelity --reference NAME --endpoint … --endpoint …"));
+    m_command->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_command->setWordWrap(false);
+    auto* cardLayout = new QVBoxLayout(m_emptyCard);
+    cardLayout->setContentsMargins(16, 14, 16, 14);
+    cardLayout->setSpacing(8);
+    cardLayout->addWidget(emptyTitle);
+    cardLayout->addWidget(m_statusLabel);
+    cardLayout->addWidget(m_command);
     m_reference = plainLabel(this, QStringLiteral("fidelityReference"));
     QFont bold = m_reference->font();
     bold.setBold(true);
@@ -141,7 +167,12 @@ FidelityView::FidelityView(QWidget* parent)
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
-    layout->addWidget(m_statusLabel);
+    // Centred, as wide as it may be: wrapped text needs its width from the layout, not a hint.
+    auto* emptyRow = new QHBoxLayout;
+    emptyRow->addStretch(1);
+    emptyRow->addWidget(m_emptyCard, 4);
+    emptyRow->addStretch(1);
+    layout->addLayout(emptyRow);
     layout->addWidget(m_reference);
     layout->addWidget(m_notes);
     layout->addWidget(m_content, 1);
@@ -188,7 +219,13 @@ void FidelityView::setTheme(Theme theme)
     setAutoFillBackground(true);
     QPalette muted = palette();
     muted.setColor(QPalette::WindowText, themeColors(theme).mutedText);
-    m_statusLabel->setPalette(muted);
+    const ThemeColors& c = themeColors(theme);
+    m_emptyCard->setStyleSheet(
+        QStringLiteral(
+            "QFrame#fidelityEmpty { background: %1; border-left: 4px solid %2; border-radius: 4px; }"
+            "QLabel { color: %3; background: transparent; }"
+            "QLabel#fidelityCommand { background: %4; padding: 6px; }")
+            .arg(c.infoBackground.name(), c.infoAccent.name(), c.text.name(), c.base.name()));
     m_notes->setPalette(muted);
     m_klChart->setTheme(theme);
     m_flipChart->setTheme(theme);
@@ -251,7 +288,9 @@ void FidelityView::refresh()
             + (f->notes.isEmpty() ? QString() : u'\n' + f->notes.join(u'\n'));
     const bool shown = m_status.isEmpty();
     m_statusLabel->setText(m_status);
-    m_statusLabel->setVisible(!shown);
+    m_emptyCard->setVisible(!shown);
+    // The command only where it is the answer: not while waiting or evaluating.
+    m_command->setVisible(m_status.contains(kHowToMeasure));
     m_content->setVisible(shown);
     m_reference->setVisible(shown);
     m_reference->setText(shown ? QStringLiteral("Reference: ") + qs::referenceText(*f) : QString());

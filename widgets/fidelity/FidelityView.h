@@ -5,6 +5,7 @@
 
 #include <QWidget>
 
+class QFrame;
 class QLabel;
 class QTableWidget;
 
@@ -86,7 +87,9 @@ private:
     QString m_status;
     bool m_syncing = false;
 
+    QFrame* m_emptyCard;
     QLabel* m_statusLabel;
+    QLabel* m_command;
     QLabel* m_reference;
     QLabel* m_notes;
     QWidget* m_content;
