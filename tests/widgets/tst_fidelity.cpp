@@ -389,6 +389,32 @@ private Q_SLOTS:
         QCOMPARE(firstWavy(view.column(1)->answerView()->document()), -1);
     }
 
+    void divergenceCountsTheReasoningFirst()
+    {
+        // The comparison reads reasoning then content: 10 characters of reasoning move the mark
+        // 10 characters back into the content; a divergence inside the reasoning marks it all.
+        DashboardData data = fidelityData();
+        auto run = std::make_shared<RunResult>(*data.result);
+        const int index = recordOf(*run, 1, "reasoning");
+        run->records[std::size_t(index)].request.response.reasoning = QStringLiteral("0123456789");
+        auto evaluation = std::make_shared<Evaluation>(*data.evaluation);
+        FidelityPrompt& p = evaluation->fidelity.arms[0].prompts[1];
+        QCOMPARE(p.candidateRecord, index);
+        p.firstDivergenceChar = 22;
+        data.result = run;
+        data.evaluation = evaluation;
+        ResponsesView view;
+        view.setData(data);
+        QVERIFY(view.select(QStringLiteral("reasoning"), 1, 1));
+        QCOMPARE(view.column(1)->divergenceChar(), std::optional<int>(12));
+        QCOMPARE(firstWavy(view.column(1)->answerView()->document()), 12);
+
+        p.firstDivergenceChar = 4;
+        view.setData(data);
+        QCOMPARE(view.column(1)->divergenceChar(), std::optional<int>(0));
+        QCOMPARE(firstWavy(view.column(1)->answerView()->document()), 0);
+    }
+
     void rendersInBothThemes()
     {
         FidelityView view;
@@ -407,6 +433,18 @@ private Q_SLOTS:
                 QCOMPARE(
                     savePng(image, dir + QStringLiteral("/fidelity-%1.png").arg(themeId(theme))), QString());
             }
+        }
+        // The responses with the divergence mark, for a look.
+        const QString dir = qEnvironmentVariable("QS_SHOTS_DIR");
+        if (!dir.isEmpty()) {
+            ResponsesView responses;
+            responses.setData(fidelityData());
+            QVERIFY(responses.select(QStringLiteral("reasoning"), 1, 1));
+            responses.resize(1400, 760);
+            responses.show();
+            QCoreApplication::processEvents();
+            QCOMPARE(savePng(renderWidget(&responses, 1), dir + QStringLiteral("/fidelity-responses.png")),
+                QString());
         }
     }
 };

@@ -15,6 +15,7 @@
 #include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace qs {
@@ -225,8 +226,12 @@ void ResponseColumn::setFidelity(const FidelityPrompt* prompt, bool isReference)
                               "by token.");
     } else if (prompt) {
         text = divergenceMarkText(*prompt);
+        // The comparison reads an answer as its reasoning field followed by its content (the order
+        // the tokens come in), so the offset into the content is past the reasoning; a divergence
+        // inside the reasoning marks the whole answer.
+        const int reasoning = m_record ? int(m_record->request.response.reasoning.size()) : 0;
         if (prompt->firstDivergence && prompt->firstDivergenceChar)
-            mark = DivergenceMark {*prompt->firstDivergenceChar, text};
+            mark = DivergenceMark {std::max(0, *prompt->firstDivergenceChar - reasoning), text};
     }
     const bool same = text == m_fidelityText && mark.has_value() == m_mark.has_value()
         && (!mark || (mark->begin == m_mark->begin && mark->tip == m_mark->tip));

@@ -46,7 +46,8 @@ public:
     /// The fidelity line above the answer ("Diverges from the reference at token 7 (…)"); empty
     /// when none is shown.
     QString fidelityText() const;
-    /// Where the raw answer's divergence mark begins (a UTF-16 index into the response content).
+    /// Where the raw answer's divergence mark begins: a UTF-16 index into the response content
+    /// (FidelityPrompt::firstDivergenceChar counts the reasoning field first, then the content).
     std::optional<int> divergenceChar() const;
     void setRendered(bool rendered); ///< false = raw text with highlights
     bool rendered() const { return m_rendered; }
