@@ -7,6 +7,7 @@
 #include "widgets/charts/ServerCharts.h"
 #include "widgets/charts/TtftTurnChart.h"
 #include "widgets/decision/DecisionView.h"
+#include "widgets/fidelity/FidelityView.h"
 #include "widgets/responses/ResponsesView.h"
 #include "widgets/tables/GuardrailBanner.h"
 #include "widgets/tables/QualityMatrixView.h"
@@ -31,6 +32,8 @@ const std::vector<ViewInfo>& dashboardViews()
         {QStringLiteral("responses"), QStringLiteral("Side-by-side responses"), QSize(1200, 760)},
         {QStringLiteral("quality"), QStringLiteral("Quality matrix"), QSize(900, 480)},
         {QStringLiteral("statistics"), QStringLiteral("Statistics and paired comparison"), QSize(1280, 800)},
+        {QStringLiteral("fidelity"),
+            QStringLiteral("Fidelity: each arm's next-token drift from the reference"), QSize(1400, 900)},
         {QStringLiteral("decision"), QStringLiteral("Decision: the profile's criteria and the verdict"),
             QSize(1100, 700)},
     };
@@ -72,6 +75,8 @@ std::unique_ptr<QWidget> createDataView(const QString& name, const DashboardData
         make(new QualityMatrixView);
     else if (name == u"statistics")
         make(new StatisticsView);
+    else if (name == u"fidelity")
+        make(new FidelityView);
     else if (name == u"decision")
         make(new DecisionView);
     else if (name == u"guardrails") {

@@ -9,6 +9,7 @@ RunEndpoint resolveEntryOffline(const EndpointEntry& entry)
     r.endpoint = entry.endpoint;
     r.spec = entry.spec();
     r.simulated = entry.simulated();
+    r.reference = entry.reference;
     if (r.simulated)
         r.endpoint.metricsUrls.removeIf(
             [](const QString& url) { return QUrl(url).host() == QStringLiteral("127.0.0.1"); });
@@ -33,8 +34,10 @@ std::optional<RunEndpoint> resolveEntry(
     if (!entry.endpoint.extraBody.empty())
         spec.body = entry.endpoint.extraBody;
     std::optional<RunEndpoint> r = resolver.resolve(spec, seed, error);
-    if (r)
+    if (r) {
         r->endpoint.timeouts = entry.endpoint.timeouts;
+        r->reference = entry.reference;
+    }
     return r;
 }
 

@@ -8,11 +8,11 @@
 
 namespace qs::app {
 
-/// A run endpoint for `entry` as it is described, without starting anything (a simulated one
-/// still needs its simulator's address). The entry's metrics URLs are kept, except, for a
-/// simulated entry, pages at 127.0.0.1: those are the simulated exporters of the run the entry
-/// was read back from, whose ports are gone (the resolver starts new ones; a loopback exporter of
-/// your own can be named as `localhost`).
+/// A run endpoint for `entry` as it is described (its fidelity reference mark included), without
+/// starting anything (a simulated one still needs its simulator's address). The entry's metrics
+/// URLs are kept, except, for a simulated entry, pages at 127.0.0.1: those are the simulated
+/// exporters of the run the entry was read back from, whose ports are gone (the resolver starts
+/// new ones; a loopback exporter of your own can be named as `localhost`).
 RunEndpoint resolveEntryOffline(const EndpointEntry& entry);
 
 /// A run endpoint for `entry`; a simulated one gets its own loopback simulator and exporters

@@ -8,6 +8,7 @@
 #include "widgets/charts/ServerCharts.h"
 #include "widgets/charts/TtftTurnChart.h"
 #include "widgets/decision/DecisionView.h"
+#include "widgets/fidelity/FidelityView.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
 #include "widgets/responses/ResponsesView.h"
@@ -68,6 +69,18 @@ void MainWindow::buildViews()
     m_named.emplace_back(QStringLiteral("server"), m_serverCharts);
     m_tabs->addTab(m_responses, QStringLiteral("Responses"));
     m_tabs->addTab(statistics, QStringLiteral("Statistics"));
+    auto* fidelity = new FidelityView;
+    m_tabs->addTab(fidelity, QStringLiteral("Fidelity"));
+    m_tabs->setTabToolTip(m_tabs->count() - 1,
+        QStringLiteral("How far each arm's next-token choices drift from the reference: flip rate, KL, where "
+                       "answers diverge (the fidelity suite)"));
+    m_named.emplace_back(QStringLiteral("fidelity"), fidelity);
+    // A prompt of the fidelity list opens its answers side by side, the divergence marked.
+    connect(
+        fidelity, &FidelityView::promptActivated, this, [this](const QString& test, int turn, int iteration) {
+            if (m_responses->select(test, turn, iteration))
+                revealView(QStringLiteral("responses"));
+        });
     m_decision = new DecisionView;
     m_tabs->addTab(m_decision, QStringLiteral("Decision"));
     m_tabs->setTabToolTip(m_tabs->count() - 1,
@@ -102,7 +115,7 @@ void MainWindow::buildViews()
     m_named.emplace_back(QStringLiteral("run"), m_runPanel);
 
     m_views = {m_banner, ttftTurn, ttftTest, decode, latency, m_liveChart, m_serverCharts, quality,
-        m_responses, statistics, m_decision};
+        m_responses, statistics, fidelity, m_decision};
 
     m_statusFile = new QLabel;
     statusBar()->addPermanentWidget(m_statusFile);

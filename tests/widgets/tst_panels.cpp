@@ -10,6 +10,7 @@
 #include "widgets/panels/RunPanel.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -608,6 +609,91 @@ private Q_SLOTS:
         QVERIFY(child<QLabel>(&panel, "suiteError")->isVisibleTo(&panel));
         panel.setSuiteError(QString());
         QVERIFY(!child<QLabel>(&panel, "suiteError")->isVisibleTo(&panel));
+    }
+
+    // --- The fidelity reference role ------------------------------------------------------------
+
+    void referenceRoundTripsThroughTheEntry()
+    {
+        const auto run = test::loadFixture();
+        EndpointEntry e = fixtureEntries(*run)[0];
+        QVERIFY(!toJson(e).contains("fidelity_reference")); // unmarked entries keep their old form
+        QVERIFY(!endpointEntryFromJson(toJson(e)).reference);
+        e.reference = true;
+        const nlohmann::json j = toJson(e);
+        QVERIFY(j.at("fidelity_reference").get<bool>());
+        QVERIFY(endpointEntryFromJson(j).reference);
+        nlohmann::json bad = j;
+        bad["fidelity_reference"] = "yes";
+        try {
+            endpointEntryFromJson(bad);
+            QFAIL("a non-boolean fidelity_reference was accepted");
+        } catch (const std::invalid_argument& error) {
+            QVERIFY(QString::fromUtf8(error.what()).contains(u"fidelity_reference"));
+        }
+    }
+
+    void referenceIsExclusive()
+    {
+        const auto run = test::loadFixture();
+        std::vector<EndpointEntry> entries = fixtureEntries(*run);
+        entries.push_back(entries[0]);
+        entries[0].reference = true;
+        entries[2].reference = true; // a hand-edited settings file: the first one stays
+        EndpointsPanel panel;
+        panel.setEntries(entries);
+        const auto marked = [&panel] {
+            QList<bool> out;
+            for (const EndpointEntry& e : panel.entries())
+                out << e.reference;
+            return out;
+        };
+        QCOMPARE(marked(), (QList<bool> {true, false, false}));
+        const int first = panel.entries()[0].id;
+        const int second = panel.entries()[1].id;
+        QCOMPARE(panel.referenceEntryId(), first);
+
+        QSignalSpy changed(&panel, &EndpointsPanel::entriesChanged);
+        panel.setReferenceEntry(second);
+        QCOMPARE(marked(), (QList<bool> {false, true, false}));
+        QCOMPARE(changed.count(), 1);
+        panel.setReferenceEntry(second); // already: nothing changes
+        QCOMPARE(changed.count(), 1);
+
+        // The list tags it where the eye lands.
+        auto* tree = panel.findChild<QTreeWidget*>();
+        QVERIFY(tree);
+        QVERIFY(!tree->topLevelItem(0)->text(0).contains(u"reference"));
+        QVERIFY(tree->topLevelItem(1)->text(0).endsWith(u"(fidelity reference)"));
+        QVERIFY(tree->topLevelItem(1)->font(0).bold());
+
+        // A duplicate is not a second reference; an added reference takes the role over.
+        panel.duplicateEntry(second);
+        QCOMPARE(marked(), (QList<bool> {false, true, false, false}));
+        EndpointEntry added = entries[1];
+        added.reference = true;
+        panel.addEntry(added);
+        QCOMPARE(marked(), (QList<bool> {false, false, false, false, true}));
+        QVERIFY(!tree->topLevelItem(1)->text(0).contains(u"reference"));
+
+        panel.setReferenceEntry(-1);
+        QCOMPARE(panel.referenceEntryId(), -1);
+        QVERIFY(!marked().contains(true));
+    }
+
+    void editorHasTheReferenceBox()
+    {
+        const auto run = test::loadFixture();
+        EndpointEntry e = fixtureEntries(*run)[1];
+        e.reference = true;
+        EndpointEditor editor(e, profiles);
+        auto* box = editor.findChild<QCheckBox*>(QStringLiteral("fidelityReference"));
+        QVERIFY(box);
+        QVERIFY(box->isChecked());
+        QVERIFY(editor.entry().reference);
+        box->setChecked(false);
+        QVERIFY(!editor.entry().reference);
+        QVERIFY(editor.errors().isEmpty());
     }
 
     void runProgressText()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/decision/DecisionView.h"
 
+#include "widgets/ViewParts.h"
 #include "widgets/responses/ResponseFormatting.h"
 #include "widgets/responses/SafeTextView.h"
 
@@ -20,17 +21,6 @@ namespace qs {
 
 namespace {
 
-QLabel* plainLabel(QWidget* parent, const QString& objectName)
-{
-    // Headlines and caveats carry endpoint names and server-reported model ids: never markup.
-    auto* label = new QLabel(parent);
-    label->setObjectName(objectName);
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(true);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    return label;
-}
-
 QString profileTitle(const DecisionProfile& p, bool builtin)
 {
     const QString name = p.name.isEmpty() ? p.id : p.name;
@@ -46,17 +36,6 @@ QString criterionTip(const Criterion& c)
     if (!c.rationale.isEmpty())
         tip += QStringLiteral("\nWhy: ") + c.rationale;
     return tip;
-}
-
-QTableWidgetItem* cell(QTableWidget* table, int row, int column)
-{
-    QTableWidgetItem* item = table->item(row, column);
-    if (!item) {
-        item = new QTableWidgetItem;
-        item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-        table->setItem(row, column, item);
-    }
-    return item;
 }
 
 } // namespace
@@ -470,12 +449,12 @@ void DecisionView::fillTable(const Recommendation* rec)
         const ShownOutcome shown = m_shown[std::size_t(row)];
         const QString why = shown == ShownOutcome::Open ? openExplanation(m_data.live) : r.explanation;
         const QString tip = plainToolTip(why);
-        cell(m_table, row, CriterionColumn)->setText(r.criterion.title);
-        cell(m_table, row, CriterionColumn)->setToolTip(plainToolTip(criterionTip(r.criterion)));
-        cell(m_table, row, RequiredColumn)->setText(r.required);
-        cell(m_table, row, MeasuredColumn)->setText(r.measured);
-        cell(m_table, row, MeasuredColumn)->setToolTip(tip);
-        QTableWidgetItem* outcome = cell(m_table, row, OutcomeColumn);
+        tableCell(m_table, row, CriterionColumn)->setText(r.criterion.title);
+        tableCell(m_table, row, CriterionColumn)->setToolTip(plainToolTip(criterionTip(r.criterion)));
+        tableCell(m_table, row, RequiredColumn)->setText(r.required);
+        tableCell(m_table, row, MeasuredColumn)->setText(r.measured);
+        tableCell(m_table, row, MeasuredColumn)->setToolTip(tip);
+        QTableWidgetItem* outcome = tableCell(m_table, row, OutcomeColumn);
         outcome->setText(shownOutcomeText(shown));
         outcome->setData(Qt::UserRole, int(shown));
         outcome->setToolTip(tip);
@@ -485,8 +464,8 @@ void DecisionView::fillTable(const Recommendation* rec)
         QFont font = m_table->font();
         font.setBold(shown == ShownOutcome::Pass || shown == ShownOutcome::Fail);
         outcome->setFont(font);
-        cell(m_table, row, WhyColumn)->setText(why);
-        cell(m_table, row, WhyColumn)->setToolTip(tip);
+        tableCell(m_table, row, WhyColumn)->setText(why);
+        tableCell(m_table, row, WhyColumn)->setToolTip(tip);
     }
 }
 

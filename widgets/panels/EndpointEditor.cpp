@@ -3,6 +3,7 @@
 
 #include "widgets/Theme.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QEvent>
@@ -181,6 +182,13 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
     m_quantization = new QLineEdit(e.quantization);
     m_quantization->setPlaceholderText(QStringLiteral("free label, e.g. Q4_K_M, NVFP4"));
 
+    m_reference = new QCheckBox(QStringLiteral("Fidelity reference"));
+    m_reference->setChecked(m_entry.reference);
+    m_reference->setToolTip(QStringLiteral(
+        "Compare every other endpoint's next-token choices with this one's (e.g. BF16 on vLLM) when the "
+        "fidelity suite runs (`--reference` on the command line). At most one endpoint is the reference: "
+        "marking this one unmarks the others. With none, fidelity is measured against the baseline."));
+
     m_extraBody = new QPlainTextEdit;
     m_extraBody->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_extraBody->setPlaceholderText(
@@ -222,9 +230,10 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
         {m_profileDescription, "simulatedProfileDescription"}, {m_url, "baseUrl"},
         {m_urlError, "baseUrlError"}, {m_model, "model"}, {m_keyEnv, "apiKeyEnv"},
         {m_keyStatus, "apiKeyEnvStatus"}, {m_keyError, "apiKeyEnvError"}, {m_runtime, "runtime"},
-        {m_quantization, "quantization"}, {m_extraBody, "extraBody"}, {m_bodyError, "extraBodyError"},
-        {m_metricsUrls, "metricsUrls"}, {m_metricsError, "metricsUrlsError"}, {m_connectMs, "connectMs"},
-        {m_firstByteMs, "firstByteMs"}, {m_idleMs, "idleMs"}, {m_totalMs, "totalMs"}};
+        {m_quantization, "quantization"}, {m_reference, "fidelityReference"}, {m_extraBody, "extraBody"},
+        {m_bodyError, "extraBodyError"}, {m_metricsUrls, "metricsUrls"}, {m_metricsError, "metricsUrlsError"},
+        {m_connectMs, "connectMs"}, {m_firstByteMs, "firstByteMs"}, {m_idleMs, "idleMs"},
+        {m_totalMs, "totalMs"}};
     for (const auto& [widget, name] : names)
         widget->setObjectName(QString::fromLatin1(name));
 
@@ -249,6 +258,7 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
     form->addRow(QStringLiteral("API &key variable:"), column(m_keyEnv, m_keyStatus, m_keyError));
     form->addRow(QStringLiteral("&Runtime:"), m_runtime);
     form->addRow(QStringLiteral("&Quantization:"), m_quantization);
+    form->addRow(QStringLiteral("Fidelity:"), m_reference);
     form->addRow(QStringLiteral("E&xtra body:"), column(m_extraBody, m_bodyError));
     form->addRow(QStringLiteral("Me&trics URLs:"), column(m_metricsUrls, m_metricsError));
 
@@ -372,6 +382,7 @@ EndpointEntry EndpointEditor::entry() const
     e.apiKeyEnv = m_keyEnv->text().trimmed();
     e.runtime = Runtime(m_runtime->currentData().toInt());
     e.quantization = m_quantization->text().trimmed();
+    out.reference = m_reference->isChecked();
     QString error;
     const nlohmann::json body = parseExtraBody(m_extraBody->toPlainText(), &error);
     e.extraBody = error.isEmpty() ? body : m_entry.endpoint.extraBody;

@@ -6,6 +6,7 @@
 #include <QDialog>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -19,7 +20,8 @@ namespace qs {
 /// NAME of an environment variable (with "set"/"not set" shown live, and a refusal of anything
 /// that looks like a key itself), runtime, quantization label, extra body (JSON object, merged
 /// into every request), the extra metrics URLs scraped during a run (a DCGM or node exporter),
-/// the four timeouts, or a built-in simulated profile instead of a URL.
+/// the four timeouts, or a built-in simulated profile instead of a URL; and whether it is the
+/// fidelity reference.
 /// Errors appear inline next to the field, and OK stays disabled until the entry is valid.
 class EndpointEditor : public QDialog {
     Q_OBJECT
@@ -52,6 +54,7 @@ private:
     QLabel* m_keyError;
     QComboBox* m_runtime;
     QLineEdit* m_quantization;
+    QCheckBox* m_reference;
     QPlainTextEdit* m_extraBody;
     QLabel* m_bodyError;
     QPlainTextEdit* m_metricsUrls;

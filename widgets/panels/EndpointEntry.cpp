@@ -17,6 +17,8 @@ nlohmann::json toJson(const EndpointEntry& entry)
     nlohmann::json j = toJson(entry.endpoint);
     if (entry.simulated())
         j["simulated_profile"] = entry.simulatedProfile.toStdString();
+    if (entry.reference)
+        j["fidelity_reference"] = true;
     return j;
 }
 
@@ -30,6 +32,11 @@ EndpointEntry endpointEntryFromJson(const nlohmann::json& json)
             throw std::invalid_argument("endpoint field \"simulated_profile\" must be a string");
         entry.simulatedProfile
             = QString::fromStdString(json["simulated_profile"].get<std::string>()).trimmed();
+    }
+    if (json.contains("fidelity_reference") && !json["fidelity_reference"].is_null()) {
+        if (!json["fidelity_reference"].is_boolean())
+            throw std::invalid_argument("endpoint field \"fidelity_reference\" must be true or false");
+        entry.reference = json["fidelity_reference"].get<bool>();
     }
     const bool noUrl = !json.contains("base_url") || json["base_url"].is_null()
         || (json["base_url"].is_string() && json["base_url"].get<std::string>().empty());

@@ -16,6 +16,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <utility>
 
 namespace qs {
 
@@ -24,6 +25,7 @@ namespace {
 enum Column { LabelColumn, UrlColumn, ModelColumn, RuntimeColumn, ContextColumn, RttColumn, ColumnCount };
 constexpr int IdRole = Qt::UserRole;
 constexpr int StateRole = Qt::UserRole + 1;
+constexpr int ReferenceRole = Qt::UserRole + 2;
 
 const ThemeColors& colorsFor(const QWidget* widget)
 {
@@ -179,8 +181,11 @@ const EndpointsPanel::Row* EndpointsPanel::row(int entryId) const
 void EndpointsPanel::setEntries(std::vector<EndpointEntry> entries)
 {
     m_rows.clear();
+    bool referenceSeen = false;
     for (EndpointEntry& e : entries) {
         e.id = m_nextId++;
+        // A hand-edited settings file may mark several: the first one stays the reference.
+        e.reference = e.reference && !std::exchange(referenceSeen, true);
         m_rows.push_back(Row {std::move(e), ProbeState::NotProbed, std::nullopt});
     }
     rebuild(m_rows.empty() ? -1 : m_rows.front().entry.id);
@@ -239,6 +244,8 @@ void EndpointsPanel::addEntry(const EndpointEntry& entry)
     Row r {entry, ProbeState::NotProbed, std::nullopt};
     r.entry.id = m_nextId++;
     m_rows.push_back(std::move(r));
+    if (entry.reference)
+        keepOnlyReference(m_rows.back().entry.id);
     rebuild(m_rows.back().entry.id);
     Q_EMIT entriesChanged();
 }
@@ -264,6 +271,7 @@ void EndpointsPanel::duplicateEntry(int entryId)
         return;
     Row copy {it->entry, ProbeState::NotProbed, std::nullopt};
     copy.entry.id = m_nextId++;
+    copy.entry.reference = false; // there is one reference
     if (!copy.entry.endpoint.label.isEmpty())
         copy.entry.endpoint.label += QStringLiteral(" (copy)");
     const int id = copy.entry.id;
@@ -303,15 +311,56 @@ bool EndpointsPanel::editEntry(int entryId)
         return false;
     EndpointEntry edited = editor.entry();
     edited.id = entryId;
-    if (edited.endpoint == r->entry.endpoint && edited.simulatedProfile == r->entry.simulatedProfile)
+    const bool sameEndpoint
+        = edited.endpoint == r->entry.endpoint && edited.simulatedProfile == r->entry.simulatedProfile;
+    if (sameEndpoint && edited.reference == r->entry.reference)
         return false;
     r->entry = std::move(edited);
-    r->state = ProbeState::NotProbed; // the probe described the old endpoint
-    r->probe.reset();
+    if (!sameEndpoint) {
+        r->state = ProbeState::NotProbed; // the probe described the old endpoint
+        r->probe.reset();
+    }
+    if (r->entry.reference)
+        keepOnlyReference(entryId);
     refreshItem(*r);
     updateDetails();
     Q_EMIT entriesChanged();
     return true;
+}
+
+void EndpointsPanel::setReferenceEntry(int entryId)
+{
+    if (entryId >= 0 && !row(entryId))
+        return;
+    bool changed = false;
+    for (Row& r : m_rows) {
+        const bool reference = r.entry.id == entryId;
+        changed = changed || reference != r.entry.reference;
+        r.entry.reference = reference;
+    }
+    if (!changed)
+        return;
+    for (const Row& r : m_rows)
+        refreshItem(r);
+    updateDetails();
+    Q_EMIT entriesChanged();
+}
+
+int EndpointsPanel::referenceEntryId() const
+{
+    for (const Row& r : m_rows)
+        if (r.entry.reference)
+            return r.entry.id;
+    return -1;
+}
+
+void EndpointsPanel::keepOnlyReference(int entryId)
+{
+    for (Row& r : m_rows)
+        if (r.entry.id != entryId && r.entry.reference) {
+            r.entry.reference = false;
+            refreshItem(r);
+        }
 }
 
 void EndpointsPanel::onAdd()
@@ -358,10 +407,18 @@ void EndpointsPanel::refreshItem(const Row& r)
     QString label = e.label;
     if (label.isEmpty())
         label = r.entry.simulated() ? r.entry.simulatedProfile : e.displayName();
-    item->setText(LabelColumn, label);
+    // The reference is tagged where the eye lands: beside the name, in bold.
+    item->setText(LabelColumn, r.entry.reference ? label + QStringLiteral("  (fidelity reference)") : label);
+    QFont font = m_tree->font();
+    font.setBold(r.entry.reference);
+    item->setFont(LabelColumn, font);
+    item->setData(LabelColumn, ReferenceRole, r.entry.reference);
     item->setIcon(LabelColumn, colorDot(stateColor(r.state, c)));
     item->setData(LabelColumn, StateRole, int(r.state));
     QString tip = label + QStringLiteral(" — ") + stateText(r.state);
+    if (r.entry.reference)
+        tip += QStringLiteral("\nFidelity reference: every other endpoint's next-token choices are compared "
+                              "with this one's.");
     if (p && p->failure.isFailure())
         tip += QStringLiteral("\n") + p->failure.text();
     item->setToolTip(LabelColumn, tip);

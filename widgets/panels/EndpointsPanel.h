@@ -16,12 +16,11 @@ class QPushButton;
 namespace qs {
 
 /// The endpoints under test: a list (label, URL or "simulated: PROFILE", model, runtime, probe
-/// state as a coloured dot) with Add, Edit, Duplicate, Remove and Probe. Edit opens
-/// EndpointEditor with every field of the endpoint description. Probing is the app's job (this
-/// layer never opens a socket): the panel asks with probeRequested() and shows what
-/// setProbeResult() brings — health, model, runtime, context size, RTT — colour-coded (green
-/// usable, amber reachable with warnings, red unusable, grey not probed), the failure's advice
-/// inline.
+/// state as a coloured dot, the fidelity reference tagged) with Add, Edit, Duplicate, Remove and Probe. Edit
+/// opens EndpointEditor with every field of the endpoint description. Probing is the app's job (this layer
+/// never opens a socket): the panel asks with probeRequested() and shows what setProbeResult() brings —
+/// health, model, runtime, context size, RTT — colour-coded (green usable, amber reachable with warnings, red
+/// unusable, grey not probed), the failure's advice inline.
 class EndpointsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -54,6 +53,10 @@ public:
     int selectedEntryId() const; ///< −1 when none
     void selectEntry(int entryId);
     ProbeState probeState(int entryId) const; ///< NotProbed for an unknown id
+    /// Marks one entry as the fidelity reference and unmarks every other (−1: none is). The
+    /// editor's "Fidelity reference" box does the same: at most one entry is the reference.
+    void setReferenceEntry(int entryId);
+    int referenceEntryId() const; ///< −1 when none is
     /// Opens the editor on an entry (as Edit and a double-click do); true when it was changed.
     bool editEntry(int entryId);
 
@@ -73,6 +76,7 @@ private:
     Row* row(int entryId);
     const Row* row(int entryId) const;
     void refreshItem(const Row& row);
+    void keepOnlyReference(int entryId); ///< unmarks every entry but this one
     void rebuild(int selectId);
     void updateButtons();
     void updateDetails();

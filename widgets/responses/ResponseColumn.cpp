@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/responses/ResponseColumn.h"
 
+#include "model/evaluate/Fidelity.h"
 #include "model/gates/QualityGates.h"
+#include "widgets/fidelity/FidelityText.h"
 #include "widgets/responses/FlowLayout.h"
-#include "widgets/responses/ResponseFormatting.h"
 #include "widgets/responses/RubricVerdictBox.h"
 #include "widgets/responses/SafeTextView.h"
 
@@ -14,6 +15,7 @@
 #include <QTextDocument>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace qs {
@@ -174,6 +176,13 @@ ResponseColumn::ResponseColumn(QWidget* parent)
         fitReasoningHeight();
     });
 
+    m_fidelity = new QLabel;
+    m_fidelity->setObjectName(QStringLiteral("fidelity"));
+    m_fidelity->setTextFormat(Qt::PlainText);
+    m_fidelity->setWordWrap(true);
+    m_fidelity->hide();
+    layout->addWidget(m_fidelity);
+
     m_answerCaption = new QLabel;
     m_answerCaption->setObjectName(QStringLiteral("answerCaption"));
     layout->addWidget(m_answerCaption);
@@ -208,6 +217,59 @@ void ResponseColumn::setRubricVerdict(const RubricVerdict* verdict, const Rubric
     m_rubric->setVerdict(verdict, rubric, graded);
 }
 
+void ResponseColumn::setFidelity(const FidelityPrompt* prompt, bool isReference)
+{
+    std::optional<DivergenceMark> mark;
+    QString text;
+    if (isReference) {
+        text = QStringLiteral("The fidelity reference: the other answers are compared with this one, token "
+                              "by token.");
+    } else if (prompt) {
+        text = divergenceMarkText(*prompt);
+        // The comparison reads an answer as its reasoning field followed by its content (the order
+        // the tokens come in), so the offset into the content is past the reasoning; a divergence
+        // inside the reasoning marks the whole answer.
+        const int reasoning = m_record ? int(m_record->request.response.reasoning.size()) : 0;
+        if (prompt->firstDivergence && prompt->firstDivergenceChar)
+            mark = DivergenceMark {std::max(0, *prompt->firstDivergenceChar - reasoning), text};
+    }
+    const bool same = text == m_fidelityText && mark.has_value() == m_mark.has_value()
+        && (!mark || (mark->begin == m_mark->begin && mark->tip == m_mark->tip));
+    if (same)
+        return;
+    m_fidelityText = text;
+    m_mark = mark;
+    styleFidelity();
+    rebuildText();
+}
+
+QString ResponseColumn::fidelityText() const
+{
+    return m_fidelity->isHidden() ? QString() : m_fidelity->text();
+}
+
+std::optional<int> ResponseColumn::divergenceChar() const
+{
+    return m_mark ? std::optional<int>(m_mark->begin) : std::nullopt;
+}
+
+void ResponseColumn::styleFidelity()
+{
+    QString text = m_fidelityText;
+    if (m_mark && m_rendered)
+        text += QStringLiteral(" Switch to Raw to see where.");
+    m_fidelity->setText(text);
+    m_fidelity->setVisible(!text.isEmpty());
+    m_fidelity->setToolTip(plainToolTip(
+        QStringLiteral("Fidelity (docs/methodology.md): greedy answers compared token by token with the "
+                       "reference's. The raw answer is underlined from the first diverging character on.")));
+    const ThemeColors& c = themeColors(m_theme);
+    const QColor accent = m_mark ? c.criticalAccent : c.infoAccent;
+    m_fidelity->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: %2; border-left: 3px solid %3; padding: 4px 6px; }")
+            .arg(c.window.name(), c.text.name(), accent.name()));
+}
+
 void ResponseColumn::setTheme(Theme theme)
 {
     m_theme = theme;
@@ -231,6 +293,7 @@ void ResponseColumn::setTheme(Theme theme)
     m_reasoningToggle->setStyleSheet(
         QStringLiteral("QToolButton { border: none; padding: 2px 0px; color: %1; }").arg(c.text.name()));
     rebuild();
+    styleFidelity();
     update();
 }
 
@@ -239,6 +302,7 @@ void ResponseColumn::setRendered(bool rendered)
     if (rendered == m_rendered)
         return;
     m_rendered = rendered;
+    styleFidelity();
     rebuildText();
 }
 
@@ -431,7 +495,7 @@ void ResponseColumn::rebuildText()
         m_answer->setUntrustedMarkdown(request.response.content.mid(answerStart(request)));
         appendToolCalls(m_answer->document(), request.response.toolCalls, m_theme);
     } else {
-        writeRawAnswer(m_answer->document(), *m_record, m_theme);
+        writeRawAnswer(m_answer->document(), *m_record, m_theme, m_mark);
     }
 
     updateReasoningTitle();

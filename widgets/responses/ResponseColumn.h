@@ -4,6 +4,7 @@
 #include "model/core/Judging.h"
 #include "model/core/RunRecord.h"
 #include "widgets/Theme.h"
+#include "widgets/responses/ResponseFormatting.h"
 
 #include <QWidget>
 #include <optional>
@@ -14,6 +15,7 @@ class QToolButton;
 namespace qs {
 
 class FlowLayout;
+struct FidelityPrompt;
 class RubricVerdictBox;
 class SafeTextView;
 
@@ -21,7 +23,9 @@ class SafeTextView;
 /// name over a bar in its colour; TTFT (visible and any), completion tokens with their source,
 /// decode rate; a badge per judged gate (its reason as tooltip); a failed request's kind,
 /// message and advice; the reasoning folded away; the answer, raw with the gates' spans
-/// highlighted or rendered as a chat UI would show it; the tool calls.
+/// highlighted or rendered as a chat UI would show it; the tool calls. When fidelity was measured
+/// on the answer, where it diverges from the reference's (a line above the answer, and the raw
+/// text underlined from the diverging character on).
 class ResponseColumn : public QWidget {
     Q_OBJECT
 public:
@@ -35,6 +39,16 @@ public:
     /// The judge's rubric verdict on this answer (a copy is kept): see RubricVerdictBox::setVerdict.
     void setRubricVerdict(const RubricVerdict* verdict, const Rubric* rubric, bool graded);
     RubricVerdictBox* rubricBox() const { return m_rubric; }
+    /// Fidelity on this answer: `prompt` compares it with the reference's answer to the same
+    /// prompt (a copy of what is needed is kept; null: not compared); `isReference`: this is the
+    /// answer the others were compared with. Call after setRecord().
+    void setFidelity(const FidelityPrompt* prompt, bool isReference);
+    /// The fidelity line above the answer ("Diverges from the reference at token 7 (…)"); empty
+    /// when none is shown.
+    QString fidelityText() const;
+    /// Where the raw answer's divergence mark begins: a UTF-16 index into the response content
+    /// (FidelityPrompt::firstDivergenceChar counts the reasoning field first, then the content).
+    std::optional<int> divergenceChar() const;
     void setRendered(bool rendered); ///< false = raw text with highlights
     bool rendered() const { return m_rendered; }
 
@@ -65,12 +79,15 @@ private:
     void rebuildHeader();
     void rebuildText();
     void updateReasoningTitle();
+    void styleFidelity(); ///< the fidelity line's text and colours
     void fitReasoningHeight(); ///< as tall as its text, up to a limit: the answer keeps the room
 
     Theme m_theme = Theme::Light;
     bool m_rendered = false;
     int m_endpoint = -1;
     std::optional<RunRecord> m_record;
+    std::optional<DivergenceMark> m_mark;
+    QString m_fidelityText;
 
     QLabel* m_title = nullptr;
     QLabel* m_subtitle = nullptr;
@@ -82,6 +99,7 @@ private:
     RubricVerdictBox* m_rubric = nullptr;
     QToolButton* m_reasoningToggle = nullptr;
     SafeTextView* m_reasoning = nullptr;
+    QLabel* m_fidelity = nullptr;
     QLabel* m_answerCaption = nullptr;
     SafeTextView* m_answer = nullptr;
 };

@@ -226,7 +226,17 @@ void startBlock(QTextCursor& cursor, const QTextBlockFormat& block = {})
 
 } // namespace
 
-void writeRawAnswer(QTextDocument* doc, const RunRecord& record, Theme theme)
+QTextCharFormat divergenceFormat(Theme theme, const QString& tip)
+{
+    QTextCharFormat f;
+    f.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+    f.setUnderlineColor(themeColors(theme).criticalAccent);
+    f.setToolTip(plainToolTip(tip));
+    return f;
+}
+
+void writeRawAnswer(
+    QTextDocument* doc, const RunRecord& record, Theme theme, const std::optional<DivergenceMark>& mark)
 {
     doc->clear();
     QTextCursor cursor(doc);
@@ -238,11 +248,15 @@ void writeRawAnswer(QTextDocument* doc, const RunRecord& record, Theme theme)
     if (start > 0)
         while (start < content.size() && content.at(start).isSpace())
             ++start;
-    if (start < content.size())
-        insertHighlighted(cursor, content, start, int(content.size()),
-            gateHighlights(record.gateDetails, QStringLiteral("content"), int(content.size())), theme,
-            QTextCharFormat());
-    else if (response.toolCalls.empty()) {
+    if (start < content.size()) {
+        const std::vector<Highlight> highlights
+            = gateHighlights(record.gateDetails, QStringLiteral("content"), int(content.size()));
+        const int split = mark ? std::clamp(mark->begin, start, int(content.size())) : int(content.size());
+        insertHighlighted(cursor, content, start, split, highlights, theme, QTextCharFormat());
+        if (split < content.size())
+            insertHighlighted(cursor, content, split, int(content.size()), highlights, theme,
+                divergenceFormat(theme, mark->tip));
+    } else if (response.toolCalls.empty()) {
         QTextCharFormat f = mutedFormat(theme);
         f.setFontItalic(true);
         cursor.insertText(record.request.ok() ? QStringLiteral("(no visible answer)")

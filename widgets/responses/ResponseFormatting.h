@@ -71,8 +71,21 @@ int answerStart(const RequestRecord& request);
 /// Characters folded away as reasoning: the reasoning field plus thinking leaked into content.
 int reasoningLength(const RequestRecord& request);
 
-/// The answer exactly as sent (from answerStart), highlighted, then the tool calls.
-void writeRawAnswer(QTextDocument* doc, const RunRecord& record, Theme theme);
+/// Where a candidate's answer stops agreeing with the reference's (fidelity, the first diverging
+/// token): the answer text from `begin` (UTF-16 index into the response content,
+/// FidelityPrompt::firstDivergenceChar) on is underlined with a wave and carries `tip`.
+struct DivergenceMark {
+    int begin = 0;
+    QString tip;
+};
+/// The format of the diverging text: a wavy underline in the theme's critical accent. The text's
+/// own colour and the gates' backgrounds are kept, so both marks read together.
+QTextCharFormat divergenceFormat(Theme theme, const QString& tip);
+
+/// The answer exactly as sent (from answerStart), highlighted, then the tool calls; with a
+/// divergence mark from mark->begin to the end of the answer when given.
+void writeRawAnswer(QTextDocument* doc, const RunRecord& record, Theme theme,
+    const std::optional<DivergenceMark>& mark = std::nullopt);
 /// The reasoning field and the leaked thinking, each under a label, highlighted.
 void writeReasoning(QTextDocument* doc, const RunRecord& record, Theme theme);
 /// Appends the tool calls sent through the tool channel: "name" and its arguments in

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/responses/ResponsesView.h"
 
+#include "model/evaluate/Fidelity.h"
 #include "model/gates/QualityGates.h"
 #include "widgets/responses/PairwiseVerdictPanel.h"
 #include "widgets/responses/ResponseColumn.h"
@@ -219,6 +220,7 @@ void ResponsesView::setData(const DashboardData& dashboard)
 {
     m_data = dashboard;
     buildIndex();
+    buildFidelityIndex();
     syncColumns();
     syncTestCombo();
 
@@ -344,6 +346,21 @@ ResponseColumn* ResponsesView::column(int index) const
 QString ResponsesView::currentPrompt() const
 {
     return m_promptText;
+}
+
+void ResponsesView::buildFidelityIndex()
+{
+    m_fidelity.clear();
+    m_fidelityReferences.clear();
+    if (m_data.isEmpty() || !m_data.evaluation)
+        return;
+    for (const FidelityArm& arm : m_data.evaluation->fidelity.arms)
+        for (const FidelityPrompt& p : arm.prompts) {
+            if (p.candidateRecord < 0 || p.referenceRecord < 0)
+                continue;
+            m_fidelity[p.candidateRecord] = &p;
+            m_fidelityReferences.insert(p.referenceRecord);
+        }
 }
 
 void ResponsesView::buildIndex()
@@ -499,6 +516,9 @@ void ResponsesView::showCell()
         if (record && prompt.isEmpty())
             prompt = lastUserMessage(record->request.requestBody);
         column->setRecord(result ? endpointTitle(*result, e) : QString(), e, record);
+        const auto compared = m_fidelity.find(index);
+        column->setFidelity(record && compared != m_fidelity.end() ? compared->second : nullptr,
+            record && m_fidelityReferences.count(index) > 0);
     }
     showJudging(m_judged.find(CellKey {test, m_turn, m_iteration}));
     m_promptText = prompt;

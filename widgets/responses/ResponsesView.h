@@ -5,6 +5,7 @@
 
 #include <QWidget>
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -18,6 +19,7 @@ class QUrl;
 
 namespace qs {
 
+struct FidelityPrompt;
 class PairwiseVerdictPanel;
 class ResponseColumn;
 
@@ -28,7 +30,9 @@ class ResponseColumn;
 /// from the answer; tool calls as formatted calls; a Raw / Rendered toggle. Model output is
 /// untrusted: shown through SafeTextView only. When an LLM judge ran (RunResult::judging), each
 /// column shows its answer's rubric scores and the judge's reason, and a panel above the columns
-/// the blind pairwise verdict of each candidate against the baseline for the shown cell.
+/// the blind pairwise verdict of each candidate against the baseline for the shown cell. Where
+/// fidelity was measured (Evaluation::fidelity), each compared answer says where it diverges from
+/// the reference's, and the raw text is underlined from there.
 class ResponsesView : public QWidget, public DashboardView {
     Q_OBJECT
 public:
@@ -71,6 +75,7 @@ private:
     };
 
     void buildIndex();
+    void buildFidelityIndex(); ///< which records fidelity compared, from the evaluation
     void syncColumns();
     void syncTestCombo();
     int testIndex(const QString& test) const;
@@ -87,6 +92,9 @@ private:
     std::vector<TestEntry> m_tests;
     std::map<CellKey, std::vector<int>> m_cells;
     std::map<CellKey, CellJudging> m_judged;
+    /// Record index → its comparison with the reference (pointers into m_data.evaluation).
+    std::map<int, const FidelityPrompt*> m_fidelity;
+    std::set<int> m_fidelityReferences; ///< record indices the candidates were compared with
     QString m_test; ///< empty until something was selected
     int m_turn = 1;
     int m_iteration = 1;
