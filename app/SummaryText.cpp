@@ -222,7 +222,7 @@ void printFidelity(QTextStream& out, const Fidelity& f)
         return;
     out << "\nFidelity against " << f.referenceLabel
         << (f.referenceMarked ? QStringLiteral(" (the reference, run --reference)")
-                              : QStringLiteral(" (the baseline; no endpoint is marked the reference)"))
+                              : QStringLiteral(" (the baseline)"))
         << ": greedy answers to the fidelity tests, token by token; KL in nats on the shared prefix "
            "(docs/methodology.md \"Fidelity\"):\n";
     for (const FidelityArm& arm : f.arms) {
