@@ -27,11 +27,12 @@ Suite fidelitySuite(int prompts, int topLogprobs = 20)
 {
     nlohmann::json tests = nlohmann::json::array();
     for (int i = 0; i < prompts; ++i)
-        tests.push_back({{"id", "p" + std::to_string(i)}, {"prompt", "Fidelity prompt " + std::to_string(i)}});
+        tests.push_back(
+            {{"id", "p" + std::to_string(i)}, {"prompt", "Fidelity prompt " + std::to_string(i)}});
     const nlohmann::json doc = {{"id", "fidelity-scenario"}, {"name", "Fidelity scenario"},
         {"defaults",
-            {{"max_tokens", 32}, {"warmup", 0}, {"runs", 1}, {"fidelity", true}, {"top_logprobs", topLogprobs},
-                {"seed", 7}}},
+            {{"max_tokens", 32}, {"warmup", 0}, {"runs", 1}, {"fidelity", true},
+                {"top_logprobs", topLogprobs}, {"seed", 7}}},
         {"tests", tests}};
     return parseSuite(doc, QStringLiteral("fidelity-scenario.json"));
 }
@@ -149,8 +150,10 @@ TEST_P(SameServer, TwoArmsGiveNoFlipsKlZeroAndTheWholePrefix)
 
 INSTANTIATE_TEST_SUITE_P(EachDialect, SameServer,
     testing::Values(emu::Dialect::LlamaServer, emu::Dialect::Vllm, emu::Dialect::Sglang),
-    [](const testing::TestParamInfo<emu::Dialect>& info) {
-        return info.param == emu::Dialect::LlamaServer ? std::string("llama") : info.param == emu::Dialect::Vllm ? "vllm" : "sglang";
+    [](const testing::TestParamInfo<emu::Dialect>& param) {
+        return param.param == emu::Dialect::LlamaServer ? std::string("llama")
+            : param.param == emu::Dialect::Vllm         ? "vllm"
+                                                        : "sglang";
     });
 
 // Scripted arms that diverge at token k with known probabilities, across engines: reference on
@@ -190,7 +193,8 @@ TEST(FidelityScenario, ScriptedDivergenceGivesTheScriptedNumbersOnEveryEngine)
     test::Served sglang(sglangConfig);
 
     const Measured m = runAndReload(fidelitySuite(int(scripts.size())),
-        {endpointAt(llama, QStringLiteral("Q4_K_M llama-server")), endpointAt(vllm, QStringLiteral("BF16 vLLM"), true),
+        {endpointAt(llama, QStringLiteral("Q4_K_M llama-server")),
+            endpointAt(vllm, QStringLiteral("BF16 vLLM"), true),
             endpointAt(sglang, QStringLiteral("NVFP4 SGLang"))});
     ASSERT_EQ(m.fidelity.size(), 2u) << m.fidelity.dump(1);
 
@@ -253,8 +257,8 @@ TEST(FidelityScenario, LlamaServersImpossibleEntriesGiveFiniteNumbers)
     plain.fillTopWithImpossible = false;
     test::Served vllm(plain);
 
-    const Measured m = runAndReload(
-        fidelitySuite(4), {endpointAt(vllm, QStringLiteral("ref"), true), endpointAt(llama, QStringLiteral("llama"))});
+    const Measured m = runAndReload(fidelitySuite(4),
+        {endpointAt(vllm, QStringLiteral("ref"), true), endpointAt(llama, QStringLiteral("llama"))});
     int impossible = 0;
     for (const RunRecord& r : m.result.records)
         if (r.endpoint == 1)
@@ -283,8 +287,8 @@ TEST(FidelityScenario, AServerThatIgnoresLogprobsIsNamedAndItsKlIsNotANumber)
     fine.ignoresLogprobs = false;
     test::Served ref(fine);
 
-    const Measured m = runAndReload(
-        fidelitySuite(3), {endpointAt(ref, QStringLiteral("ref"), true), endpointAt(old, QStringLiteral("old"))});
+    const Measured m = runAndReload(fidelitySuite(3),
+        {endpointAt(ref, QStringLiteral("ref"), true), endpointAt(old, QStringLiteral("old"))});
     const nlohmann::json* arm = armFor(m.fidelity, "old");
     ASSERT_NE(arm, nullptr) << m.fidelity.dump(1);
     EXPECT_EQ((*arm)["identical"], 3);
@@ -308,8 +312,8 @@ TEST(FidelityScenario, AVllmCapBelowTheAskNamesTheFlagAndCountsNoFlip)
     fine.dialect = emu::Dialect::LlamaServer;
     test::Served llama(fine);
 
-    const Measured m = runAndReload(
-        fidelitySuite(2), {endpointAt(llama, QStringLiteral("ref"), true), endpointAt(vllm, QStringLiteral("capped"))});
+    const Measured m = runAndReload(fidelitySuite(2),
+        {endpointAt(llama, QStringLiteral("ref"), true), endpointAt(vllm, QStringLiteral("capped"))});
     for (const RunRecord& r : m.result.records)
         if (r.endpoint == 1) {
             EXPECT_FALSE(r.request.ok());
