@@ -608,6 +608,26 @@ TEST(Guardrails, DifferentSamplingSettingsAreFlagged)
     EXPECT_EQ(h[0].tests, QStringList {QStringLiteral("chat")});
 }
 
+// llama-server is sent n_probs where it refuses logprobs (tools in a stream): the same ask.
+TEST(Guardrails, LlamaServersNProbsIsTheSameLogprobsAsk)
+{
+    RunBuilder b = cleanRun();
+    b.forEach(0, [](RunRecord& r) {
+        r.request.requestBody["logprobs"] = true;
+        r.request.requestBody["top_logprobs"] = 20;
+    });
+    b.forEach(1, [](RunRecord& r) { r.request.requestBody["n_probs"] = 20; });
+    // (These records carry no logprobs, so fidelity_no_logprobs speaks; the settings are the same.)
+    const auto same = checkGuardrails(b.run);
+    EXPECT_FALSE(ids(same).contains(QStringLiteral("settings_differ"))) << describe(same);
+
+    b.forEach(1, [](RunRecord& r) { r.request.requestBody["n_probs"] = 5; });
+    const auto g = checkGuardrails(b.run);
+    ASSERT_EQ(ids(g).first(), QStringLiteral("settings_differ")) << describe(g);
+    EXPECT_TRUE(contains(g[0].evidence, "\"FP8\" sends top_logprobs=20, \"NVFP4\" sends top_logprobs=5"))
+        << g[0].evidence.toStdString();
+}
+
 TEST(Guardrails, DifferentConcurrencyIsFlagged)
 {
     RunBuilder b = cleanRun();

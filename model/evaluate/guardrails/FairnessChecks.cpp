@@ -111,9 +111,15 @@ json samplingSettings(const json& body)
     for (const char* key : {"max_tokens", "max_completion_tokens", "n_predict", "temperature", "top_p",
              "top_k", "min_p", "typical_p", "seed", "presence_penalty", "frequency_penalty",
              "repetition_penalty", "repeat_penalty", "stop", "n", "ignore_eos", "response_format",
-             "tool_choice", "logprobs", "cache_prompt", "stream_options"})
+             "tool_choice", "logprobs", "top_logprobs", "cache_prompt", "stream_options"})
         if (body.contains(key))
             sig[key] = body[key];
+    // llama-server's native n_probs returns the same OpenAI-shaped logprobs; buildChatBody sends
+    // it instead of logprobs + top_logprobs where llama-server refuses those (tools in a stream).
+    if (body.contains("n_probs") && !body.contains("logprobs")) {
+        sig["logprobs"] = true;
+        sig["top_logprobs"] = body["n_probs"];
+    }
     return sig;
 }
 
