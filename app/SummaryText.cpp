@@ -209,12 +209,6 @@ QString percent(double v)
     return QString::number(v * 100, 'f', 1) + QStringLiteral(" %");
 }
 
-/// KL in nats: small numbers matter (llama-perplexity's "Mean KLD" of a good quant is ~0.01).
-QString nats(double v)
-{
-    return QString::number(v, 'g', 3);
-}
-
 /// Each arm's drift from the fidelity reference: one line of figures per arm, then its notes.
 void printFidelity(QTextStream& out, const Fidelity& f)
 {
@@ -234,18 +228,16 @@ void printFidelity(QTextStream& out, const Fidelity& f)
                 += QStringLiteral(" [%1, %2]").arg(percent(arm.flipRateCi->lo), percent(arm.flipRateCi->hi));
         parts << flips;
         if (arm.klMean) {
-            QString kl = QStringLiteral("KL mean ") + nats(*arm.klMean);
+            QString kl = QStringLiteral("KL mean ") + klText(*arm.klMean);
             if (arm.klCi)
-                kl += QStringLiteral(" [%1, %2]").arg(nats(arm.klCi->lo), nats(arm.klCi->hi));
+                kl += QStringLiteral(" [%1, %2]").arg(klText(arm.klCi->lo), klText(arm.klCi->hi));
             if (!arm.klComparable)
                 kl += QStringLiteral(" over %1 of %2 prompts (the others not comparable)")
                           .arg(arm.comparablePrompts)
                           .arg(arm.prompts.size());
             parts << kl;
         } else {
-            parts << QStringLiteral("KL not comparable: ")
-                    + (arm.support.isEmpty() ? QStringLiteral("the arms' tokens do not line up")
-                                             : arm.support);
+            parts << QStringLiteral("KL not comparable: ") + klMissingWhy(arm);
         }
         parts
             << QStringLiteral("median shared prefix %1 tokens").arg(arm.medianSharedPrefixTokens, 0, 'g', 4);

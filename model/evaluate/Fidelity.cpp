@@ -262,4 +262,24 @@ nlohmann::json toJson(const Fidelity& fidelity)
     return out;
 }
 
+QString klText(double nats)
+{
+    if (nats == 0)
+        return QStringLiteral("0");
+    // Below 0.001 'g' would switch to exponent form anyway; one decimal of mantissa is enough there.
+    if (std::fabs(nats) < 0.001)
+        return QString::number(nats, 'e', 1);
+    return QString::number(nats, 'g', 3);
+}
+
+QString klMissingWhy(const FidelityArm& arm)
+{
+    if (!arm.support.isEmpty())
+        return arm.support;
+    for (const FidelityPrompt& p : arm.prompts)
+        if (!p.tokensComparable && !p.note.isEmpty())
+            return p.note;
+    return QStringLiteral("the two arms' tokens do not line up");
+}
+
 } // namespace qs

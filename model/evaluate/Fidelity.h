@@ -150,6 +150,13 @@ FidelityPrompt compareAnswers(const RunRecord& reference, const RunRecord& candi
 Fidelity computeFidelity(
     const RunResult& result, int baseline, int reference = -1, bool withIntervals = true);
 
+/// A KL divergence in nats, without the unit, as every view writes it: "0", "0.0312", "1.24",
+/// "3.2e-05" (three significant digits; one decimal of mantissa below 0.001).
+QString klText(double nats);
+/// Why an arm has no mean KL, in the evaluation's words: its support note ("no logprobs from this
+/// server …"), else the first not-comparable prompt's ("tokenizers differ").
+QString klMissingWhy(const FidelityArm& arm);
+
 /// `summary --json`'s "fidelity": one entry per compared arm, {"endpoint", "reference", "prompts",
 /// "identical", "flip_rate", "kl_mean", "kl_comparable", "median_shared_prefix_tokens",
 /// "per_prompt": [{"test", "run", "first_divergence", "reference_token_rank",

@@ -27,4 +27,19 @@ inline std::string parseError(const nlohmann::json& criterion)
     return "(no error)";
 }
 
+/// A criterion's JSON form as a profile would hold it: without the written-only "kind" and the
+/// null "test". Read back through a profile and written again, it must come out the same.
+inline nlohmann::json asWritten(nlohmann::json criterion)
+{
+    criterion.erase("kind");
+    criterion.erase("test");
+    return criterion;
+}
+
+/// `criterion` (as asWritten gives it) read into a profile and written again.
+inline nlohmann::json readAndWrittenAgain(const nlohmann::json& criterion)
+{
+    return asWritten(toJson(profile(nlohmann::json::array({criterion})).criteria.at(0)));
+}
+
 } // namespace qs::test

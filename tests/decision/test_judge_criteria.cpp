@@ -171,14 +171,8 @@ TEST(JudgeCriteriaParse, FormsAndDefaults)
     EXPECT_EQ(pj.at("judge"), "pairwise");
     EXPECT_EQ(pj.at("not_worse_than_baseline"), true);
     EXPECT_EQ(pj.at("optional"), false);
-    for (json again : {j, pj}) {
-        again.erase("kind");
-        again.erase("test"); // null
-        json back = toJson(profile(json::array({again})).criteria.at(0));
-        back.erase("kind");
-        back.erase("test");
-        EXPECT_EQ(back, again);
-    }
+    for (const json& written : {j, pj})
+        EXPECT_EQ(readAndWrittenAgain(asWritten(written)), asWritten(written));
 }
 
 TEST(JudgeCriteriaParse, ErrorsSayWhatToDo)

@@ -131,10 +131,7 @@ TEST(ResourceCriteriaParse, FormsUnitsAndDefaults)
     EXPECT_EQ(j.at("optional"), false);
     EXPECT_EQ(toJson(joules).at("kind"), "resource_not_worse");
     EXPECT_DOUBLE_EQ(toJson(joules).at("tolerance").get<double>(), 0.05);
-    json again = j;
-    again.erase("kind");
-    again.erase("test"); // null: resources have none
-    const Criterion back = profile(json::array({again})).criteria.at(0);
+    const Criterion back = profile(json::array({asWritten(j)})).criteria.at(0);
     EXPECT_DOUBLE_EQ(back.threshold, p.criteria[2].threshold);
     EXPECT_EQ(back.title, p.criteria[2].title);
 

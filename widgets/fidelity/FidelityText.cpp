@@ -48,27 +48,13 @@ QString flipRateText(const FidelityArm& arm)
 
 QString klNumber(double nats)
 {
-    if (!finite(nats))
-        return kDash;
-    if (nats == 0)
-        return QStringLiteral("0");
-    return QString::number(nats, 'g', 3);
-}
-
-QString klNotComparableReason(const FidelityArm& arm)
-{
-    if (!arm.support.isEmpty())
-        return arm.support;
-    for (const FidelityPrompt& p : arm.prompts)
-        if (!p.tokensComparable && !p.note.isEmpty())
-            return p.note;
-    return QStringLiteral("the arms' tokens do not line up");
+    return finite(nats) ? klText(nats) : kDash;
 }
 
 QString klMeanText(const FidelityArm& arm)
 {
     if (!arm.klMean || !finite(*arm.klMean))
-        return QStringLiteral("not comparable — ") + klNotComparableReason(arm);
+        return QStringLiteral("not comparable — ") + klMissingWhy(arm);
     QString text = klNumber(*arm.klMean) + QStringLiteral(" nats");
     if (arm.klCi && finite(arm.klCi->lo) && finite(arm.klCi->hi))
         text += QStringLiteral(" [%1 – %2]").arg(klNumber(arm.klCi->lo), klNumber(arm.klCi->hi));

@@ -22,14 +22,11 @@ QString fidelityArmTitle(const DashboardData& data, const FidelityArm& arm);
 QString fidelityPercent(double fraction);
 /// "12.5 % [4.2 – 27.8 %]" with the interval when there is one.
 QString flipRateText(const FidelityArm& arm);
-/// A KL value in nats, three significant digits ("0.0123", "1.2e-05", "0"); "—" when not finite.
+/// A KL value in nats as klText writes it ("0.0123", "1.2e-05", "0"); "—" when not finite.
 QString klNumber(double nats);
 /// "0.0123 nats [0.008 – 0.017]"; "0.0123 nats over 12 of 40 prompts" when only some prompts were
-/// comparable; "not comparable — REASON" when there is no KL at all (klNotComparableReason).
+/// comparable; "not comparable — REASON" when there is no KL at all (klMissingWhy).
 QString klMeanText(const FidelityArm& arm);
-/// Why an arm has no KL: its `support` when it says, else the first note of a prompt whose tokens
-/// were not comparable, else "the arms' tokens do not line up".
-QString klNotComparableReason(const FidelityArm& arm);
 /// "14 tokens (mean 78.0 %)": the median shared prefix in tokens, and the mean of the shared
 /// prefix as a fraction of the reference's answer.
 QString sharedPrefixText(const FidelityArm& arm);

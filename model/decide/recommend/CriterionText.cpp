@@ -40,26 +40,6 @@ QString signedPercent(double fraction)
     return (p > 0 ? QStringLiteral("+") : QString()) + QString::number(p) + QStringLiteral(" %");
 }
 
-QString klText(double nats)
-{
-    if (nats == 0)
-        return QStringLiteral("0");
-    // Below 0.001 'g' would switch to exponent form anyway; one decimal of mantissa is enough there.
-    if (std::fabs(nats) < 0.001)
-        return QString::number(nats, 'e', 1);
-    return QString::number(nats, 'g', 3);
-}
-
-QString klMissingWhy(const FidelityArm& arm)
-{
-    if (!arm.support.isEmpty())
-        return arm.support;
-    for (const FidelityPrompt& p : arm.prompts)
-        if (!p.tokensComparable && !p.note.isEmpty())
-            return p.note;
-    return QStringLiteral("the two arms' tokens do not line up");
-}
-
 QString inTest(const Criterion& c)
 {
     return c.test.isEmpty() ? QString() : QStringLiteral(" in test \"") + c.test + u'"';

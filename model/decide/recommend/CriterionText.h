@@ -18,12 +18,6 @@ QString withUnit(double v, Metric metric); ///< number() and the metric's unit
 QString limitWithUnit(double v, Metric metric);
 QString percent(double fraction); ///< "12 %"
 QString signedPercent(double fraction); ///< "+12 %", "-3 %", "0 %"
-/// A KL divergence in nats, without the unit: "0", "0.0312", "1.24", "3.2e-05" (three significant
-/// digits; the report and the criteria write KL alike).
-QString klText(double nats);
-/// Why an arm has no mean KL, in the evaluation's words: its support note ("no logprobs from this
-/// server …"), else the first not-comparable prompt's ("tokenizers differ").
-QString klMissingWhy(const FidelityArm& arm);
 QString inTest(const Criterion& c); ///< " in test \"id\"", or "" for every test
 QString metricName(Metric metric); ///< "total latency", "decode rate"…, for prose
 /// "N of M answers <what>" for a gate's failures: "leaked thinking into the answer"…

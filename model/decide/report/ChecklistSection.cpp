@@ -236,8 +236,8 @@ std::optional<Item> fidelityItem(const Context& cx, const Recommendation& r)
         return Item {Status::Yes, u"%1 is the fidelity reference"_s.arg(r.candidateLabel)};
     for (const FidelityArm& a : f.arms)
         if (a.endpoint == r.candidate) {
-            const QString kl = a.klMean ? u"mean KL %1 nats"_s.arg(criteria::klText(*a.klMean))
-                                        : u"KL not comparable ("_s + criteria::klMissingWhy(a) + u")"_s;
+            const QString kl = a.klMean ? u"mean KL %1 nats"_s.arg(klText(*a.klMean))
+                                        : u"KL not comparable ("_s + klMissingWhy(a) + u")"_s;
             return Item {Status::ByHand,
                 u"flip rate %1 (%2 of %3 prompts), %4 against %5; the profile sets no limit"_s
                     .arg(fmtPercent(a.flipRate))

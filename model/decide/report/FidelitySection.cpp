@@ -19,9 +19,6 @@ namespace qs::report {
 
 namespace {
 
-using criteria::klMissingWhy;
-using criteria::klText;
-
 constexpr int MaxWorstPrompts = 5;
 
 QString probText(double p)
