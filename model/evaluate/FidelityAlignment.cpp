@@ -230,6 +230,29 @@ void compareTexts(const AlignedAnswer& a, const AlignedAnswer& b, const RunRecor
     }
 }
 
+/// A call's arguments as data: parsed JSON when they parse (whitespace and key spelling as each
+/// server's parser wrote them do not matter), the raw text otherwise.
+nlohmann::json argumentsValue(const QString& arguments)
+{
+    nlohmann::json parsed = nlohmann::json::parse(arguments.toStdString(), nullptr, false);
+    return parsed.is_discarded() ? nlohmann::json(arguments.toStdString()) : parsed;
+}
+
+/// Both answers are the same tool calls (names and arguments as data) and the same text. The
+/// tokens of a streamed tool call are what each server's parser emitted, not the model's
+/// tokens: llama-server re-serialises the arguments (`{"query":"x"}`), vLLM passes the model's
+/// text (`{"query": "x"}`), so their token streams differ although the calls are the same.
+bool sameCalls(const AssembledResponse& a, const AssembledResponse& b)
+{
+    if (a.toolCalls.empty() || a.toolCalls.size() != b.toolCalls.size())
+        return false;
+    for (std::size_t i = 0; i < a.toolCalls.size(); ++i)
+        if (a.toolCalls[i].name != b.toolCalls[i].name
+            || argumentsValue(a.toolCalls[i].arguments) != argumentsValue(b.toolCalls[i].arguments))
+            return false;
+    return a.content.trimmed() == b.content.trimmed();
+}
+
 } // namespace
 
 FidelityPrompt compareAnswers(const RunRecord& reference, const RunRecord& candidate)
@@ -257,6 +280,18 @@ FidelityPrompt compareAnswers(const RunRecord& reference, const RunRecord& candi
     if (!why.isEmpty()) {
         compareTexts(a, b, reference, candidate, p);
         p.note = why;
+        return p;
+    }
+    // Token streams that part where both answers make the same tool calls: the servers wrote the
+    // calls differently, the model did not choose differently. Identical, KL not comparable.
+    const int shorter = std::min(int(a.tokens.size()), int(b.tokens.size()));
+    const bool parted = d < shorter || a.tokens.size() != b.tokens.size();
+    if (parted && sameCalls(reference.request.response, candidate.request.response)) {
+        p.identical = true;
+        p.sharedPrefixTokens = p.referenceTokens;
+        p.sharedPrefixChars = int(responseText(reference.request.response).size());
+        p.note = QStringLiteral("the same tool calls, written differently by each server's parser: "
+                                "compared as calls, KL not comparable");
         return p;
     }
 

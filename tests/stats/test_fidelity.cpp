@@ -382,6 +382,37 @@ TEST(Fidelity, AServerThatIgnoresLogprobsIsComparedByText)
     EXPECT_EQ(j[0]["support"], "not supported by this server: it ignored `logprobs`");
 }
 
+// A streamed tool call's logprob entries are what each server's parser wrote: llama-server
+// re-serialises the arguments, vLLM passes the model's text. The same call is no flip.
+TEST(Fidelity, TheSameToolCallWrittenDifferentlyIsNoFlip)
+{
+    const auto callAnswer
+        = [](int endpoint, int iteration, std::vector<TokenLogprob> tokens, const char* args) {
+              RunRecord r = fidelityAnswer(endpoint, QStringLiteral("tool"), iteration, std::move(tokens));
+              r.request.response.content.clear();
+              r.request.response.toolCalls = {ToolCall {0, QStringLiteral("id"), QStringLiteral("function"),
+                  QStringLiteral("web_search"), QString::fromUtf8(args)}};
+              r.request.response.finishReason = QStringLiteral("tool_calls");
+              return r;
+          };
+    RunResult run = twoArms(QStringLiteral("BF16"));
+    run.records = {callAnswer(0, 1, {certain("{\"query\": \""), certain("Mars\"}")}, "{\"query\": \"Mars\"}"),
+        callAnswer(1, 1, {certain("{\"query\":\"M"), certain("ars\"}")}, "{\"query\":\"Mars\"}"),
+        callAnswer(0, 2, {certain("{\"query\": \""), certain("Mars\"}")}, "{\"query\": \"Mars\"}"),
+        callAnswer(1, 2, {certain("{\"query\":\"V"), certain("enus\"}")}, "{\"query\":\"Venus\"}")};
+    const Fidelity f = computeFidelity(run, 0);
+    ASSERT_EQ(f.arms.size(), 1u);
+    const FidelityArm& a = f.arms[0];
+    ASSERT_EQ(a.prompts.size(), 2u);
+    EXPECT_TRUE(a.prompts[0].identical);
+    EXPECT_FALSE(a.prompts[0].tokensComparable);
+    EXPECT_FALSE(a.prompts[0].kl.has_value());
+    EXPECT_TRUE(a.prompts[0].note.contains(QStringLiteral("the same tool calls")));
+    EXPECT_FALSE(a.prompts[1].identical); // another argument is another choice
+    EXPECT_EQ(a.prompts[1].firstDivergence, 0);
+    EXPECT_DOUBLE_EQ(a.flipRate, 0.5);
+}
+
 TEST(Fidelity, AGradeThatFlipsIsCounted)
 {
     RunResult run = twoArms();
