@@ -50,6 +50,8 @@ QString failureKindId(FailureKind kind)
         return QStringLiteral("not_streaming");
     case FailureKind::StreamError:
         return QStringLiteral("stream_error");
+    case FailureKind::MalformedStream:
+        return QStringLiteral("malformed_stream");
     case FailureKind::Disconnected:
         return QStringLiteral("disconnected");
     case FailureKind::Cancelled:

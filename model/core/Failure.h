@@ -32,6 +32,7 @@ enum class FailureKind {
     NotOpenAiCompatible,
     NotStreaming,
     StreamError,
+    MalformedStream, ///< events that were not valid JSON: the stream was corrupted on the way
     Disconnected,
     Cancelled,
     NetworkError,

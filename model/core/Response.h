@@ -112,6 +112,9 @@ struct AssembledResponse {
     int usageOnlyEvents = 0; ///< `choices: []` chunks
     int malformedEvents = 0;
     QStringList malformedSamples; ///< the first few malformed reasons, with a payload excerpt
+    /// The first malformed payload's bytes, escaped and shortened, for the failure's summary. Not
+    /// written to files: the failure it goes into is.
+    QString firstMalformedQuote;
     bool sawDone = false;
     qint64 doneNs = 0;
     qint64 firstEventNs = 0; ///< first dispatched data event of any kind

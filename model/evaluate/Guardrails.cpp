@@ -33,6 +33,7 @@ constexpr RegisteredCheck kChecks[] = {
     {"truncated_answers", &checkTruncated},
     {"token_count_mismatch", &checkTokenCounts},
     {"failures", &checkFailures},
+    {"malformed_streams", &checkMalformedStreams},
     {"parallel_same_host", &checkParallelHosts},
     {"prefix_cache", &checkPrefixCache},
     {"simulated_endpoints", &checkSimulated},

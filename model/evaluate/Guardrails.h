@@ -17,7 +17,7 @@ struct Guardrail {
     /// Stable id for scripts and tests: "models_differ", "model_unknown", "reasoning_in_ttft",
     /// "estimated_tokens", "few_runs", "cold_start", "thinking_differs", "runtimes_differ",
     /// "tools_without_parser", "truncated_answers", "token_count_mismatch", "prefix_cache",
-    /// "simulated_endpoints", "settings_differ", "concurrency_differs", "failures",
+    /// "simulated_endpoints", "settings_differ", "concurrency_differs", "failures", "malformed_streams",
     /// "parallel_same_host", and from the servers' own metrics "server_token_mismatch",
     /// "server_queueing", "server_preemptions", "kv_cache_near_full", "memory_grew",
     /// "server_restarted", "telemetry_gaps", and about an LLM judge "judge_is_an_arm",

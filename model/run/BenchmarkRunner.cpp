@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <ctime>
 #include <deque>
+#include <map>
 
 namespace qs {
 
@@ -502,6 +503,7 @@ void BenchmarkRunner::finishRun()
         m_result.note = QStringLiteral("cancelled by the user after %1 of %2 requests")
                             .arg(m_progress.done)
                             .arg(m_progress.total);
+    warnCorruptedStreams();
     m_stats.wallMs = msBetween(m_startNs, monotonicNs());
     m_stats.runnerCpuMs = threadCpuMs() - m_cpuStartMs;
     if (m_telemetryState != TelemetryState::Off) {
@@ -514,6 +516,27 @@ void BenchmarkRunner::finishRun()
         return;
     }
     completeRun();
+}
+
+void BenchmarkRunner::warnCorruptedStreams()
+{
+    // Each such request is already a failure with its bytes quoted; this says where, at the end,
+    // so a proxy damaging one endpoint's streams is not lost among the run's other failures.
+    std::map<int, std::pair<int, int>> perEndpoint; // requests, of which corrupted
+    for (const RunRecord& r : m_result.records) {
+        auto& [requests, corrupted] = perEndpoint[r.endpoint];
+        ++requests;
+        corrupted += r.request.failure.kind == FailureKind::MalformedStream ? 1 : 0;
+    }
+    for (const auto& [endpoint, counts] : perEndpoint) {
+        if (counts.second == 0)
+            continue;
+        Q_EMIT warning(QStringLiteral("%1: %2 of %3 requests had corrupted streams (events that were not "
+                                      "valid JSON); they count as failed and are left out of the statistics")
+                           .arg(m_result.endpoints[std::size_t(endpoint)].endpoint.displayName())
+                           .arg(counts.second)
+                           .arg(counts.first));
+    }
 }
 
 void BenchmarkRunner::completeRun()

@@ -124,6 +124,7 @@ private:
     void emitProgress(const Slot* startedSlot);
     void flushLive();
     void finishRun();
+    void warnCorruptedStreams();
     void completeRun();
     void doCancel();
 

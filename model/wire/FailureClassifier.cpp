@@ -249,6 +249,26 @@ Failure classifyStreamError(const ServerError& e, const FailureContext& ctx)
     return f;
 }
 
+Failure classifyMalformedStream(const AssembledResponse& r, int httpStatus)
+{
+    Failure f;
+    f.kind = FailureKind::MalformedStream;
+    f.httpStatus = httpStatus;
+    f.summary = QStringLiteral("%1 of %2 stream event(s) were not valid JSON chunks; the first: %3")
+                    .arg(r.malformedEvents)
+                    .arg(r.dataEvents)
+                    .arg(r.firstMalformedQuote);
+    if (!r.malformedSamples.isEmpty())
+        f.summary += QStringLiteral(" (%1)").arg(r.malformedSamples.first().section(u':', 0, 0));
+    // Neither llama-server, vLLM nor SGLang writes a cut JSON line itself: the bytes changed on
+    // the way, so what the rest of the stream says (timings, the answer) cannot be trusted whole.
+    f.advice = QStringLiteral(
+        "The server or a proxy corrupted the stream: look for a proxy or load balancer that rewrites, "
+        "buffers or re-chunks responses, and for errors in the server's log. What arrived is kept, "
+        "but the request counts as failed and is left out of the statistics and the gates.");
+    return f;
+}
+
 Failure classifySocketError(
     QAbstractSocket::SocketError error, const QString& socketMessage, const FailureContext& ctx)
 {

@@ -33,6 +33,10 @@ Failure classifyHttpError(
 /// An error object the server sent inside a 200 stream.
 Failure classifyStreamError(const ServerError& error, const FailureContext& ctx);
 
+/// A stream with events that were not valid JSON (`malformedEvents` > 0): a corrupted stream
+/// is never a clean measurement. The summary quotes the first bad payload and counts them all.
+Failure classifyMalformedStream(const AssembledResponse& response, int httpStatus);
+
 /// A socket-level error (refused, DNS, TLS, reset…).
 Failure classifySocketError(
     QAbstractSocket::SocketError error, const QString& socketMessage, const FailureContext& ctx);

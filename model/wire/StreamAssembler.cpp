@@ -91,7 +91,8 @@ const StreamChunk& StreamAssembler::add(const SseEvent& event)
         }
         return c;
     case StreamChunk::Kind::Malformed:
-        ++r.malformedEvents;
+        if (r.malformedEvents++ == 0)
+            r.firstMalformedQuote = c.malformedQuote;
         if (r.malformedSamples.size() < kMaxMalformedSamples)
             r.malformedSamples.append(c.malformedReason);
         return c;

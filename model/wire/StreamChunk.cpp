@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/wire/StreamChunk.h"
 
+#include "model/wire/ByteQuote.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -96,11 +98,12 @@ QString excerpt(QByteArrayView data)
     return text;
 }
 
-StreamChunk malformed(QString reason)
+StreamChunk malformed(QString reason, QByteArrayView payload)
 {
     StreamChunk chunk;
     chunk.kind = StreamChunk::Kind::Malformed;
     chunk.malformedReason = std::move(reason);
+    chunk.malformedQuote = quoteBytes(payload);
     return chunk;
 }
 
@@ -445,7 +448,7 @@ StreamChunk decodeChunk(QByteArrayView data)
 {
     const QByteArrayView trimmed = data.trimmed();
     if (trimmed.isEmpty())
-        return malformed(QStringLiteral("empty data payload"));
+        return malformed(QStringLiteral("empty data payload"), data);
     if (isDoneSentinel(trimmed)) {
         StreamChunk chunk;
         chunk.kind = StreamChunk::Kind::Done;
@@ -458,10 +461,11 @@ StreamChunk decodeChunk(QByteArrayView data)
             root = Json::parse(standard->begin(), standard->end(), nullptr, false);
     }
     if (root.is_discarded())
-        return malformed(QStringLiteral("payload is not JSON: \"%1\"").arg(excerpt(trimmed)));
+        return malformed(QStringLiteral("payload is not JSON: \"%1\"").arg(excerpt(trimmed)), data);
     if (!root.is_object())
         return malformed(QStringLiteral("payload is JSON but not an object (%1): \"%2\"")
-                             .arg(QLatin1String(jsonTypeName(root)), excerpt(trimmed)));
+                             .arg(QLatin1String(jsonTypeName(root)), excerpt(trimmed)),
+            data);
 
     StreamChunk chunk;
     chunk.id = stringMember(root, "id");
@@ -480,7 +484,7 @@ StreamChunk decodeChunk(QByteArrayView data)
     const Json* usage = objectMember(root, "usage"); // SGLang legacy sends "usage":null: no usage
     if (!choices && !usage)
         return malformed(
-            QStringLiteral("JSON object has no choices, usage or error: \"%1\"").arg(excerpt(trimmed)));
+            QStringLiteral("JSON object has no choices, usage or error: \"%1\"").arg(excerpt(trimmed)), data);
 
     if (choices && !choices->empty()) {
         chunk.hasChoices = true;

@@ -61,6 +61,7 @@ struct StreamChunk {
     QString model;
     QString systemFingerprint;
     QString malformedReason; ///< Kind::Malformed only: what was wrong, for the user
+    QString malformedQuote; ///< Kind::Malformed only: the payload's bytes, escaped and shortened (quoteBytes)
 
     /// Carries a generated token: non-empty content, reasoning, or a tool-call fragment with a
     /// name or an argument piece. Role-only, empty and usage-only chunks do not.

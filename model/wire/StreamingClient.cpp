@@ -151,16 +151,16 @@ void StreamingClient::onExchangeFinished()
         const AssembledResponse& r = m_record.response;
         if (r.streamError)
             m_record.failure = classifyStreamError(*r.streamError, m_context); // the server's reason wins
-        else if (transport.isFailure())
+        else if (transport.isFailure() && !(r.sawDone && transport.kind == FailureKind::Disconnected))
             m_record.failure = transport;
+        else if (r.malformedEvents > 0) // ahead of a missing [DONE]: the corruption is the cause
+            m_record.failure = classifyMalformedStream(r, m_record.httpStatus);
         else if (!r.sawDone && r.finishReason.isEmpty())
             m_record.failure = makeFailure(FailureKind::Disconnected,
                 QStringLiteral("The stream ended without [DONE] or a finish_reason"),
                 QStringLiteral("The partial response and its timings are kept; the "
                                "request counts as failed. Check the server's log."),
                 m_record.httpStatus);
-        if (r.sawDone && transport.kind == FailureKind::Disconnected)
-            m_record.failure = Failure(); // everything arrived; only the close was untidy
     } else if (transport.isFailure() && m_errorBody.isEmpty()) {
         m_record.failure = transport;
     } else {
@@ -171,11 +171,6 @@ void StreamingClient::onExchangeFinished()
 
     m_record.metrics = computeMetrics(m_record.timing, m_record.response);
     const AssembledResponse& r = m_record.response;
-    if (r.malformedEvents > 0)
-        m_record.metrics.notes << QStringLiteral(
-            "%1 stream event(s) were not valid JSON and were skipped: %2")
-                                      .arg(r.malformedEvents)
-                                      .arg(r.malformedSamples.value(0));
     if (m_isEventStream && !r.sawDone && !m_record.failure.isFailure())
         m_record.metrics.notes << QStringLiteral("the stream ended without [DONE]");
     Q_EMIT finished(m_record);

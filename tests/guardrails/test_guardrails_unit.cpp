@@ -652,6 +652,28 @@ TEST(Guardrails, FailuresConcentratedOnOneArm)
         << find(g, "failures")->evidence.toStdString();
 }
 
+TEST(Guardrails, OneCorruptedStreamIsNamedWithItsEndpoint)
+{
+    RunBuilder b = cleanRun();
+    int n = 0;
+    b.forEach(1, [&n](RunRecord& r) {
+        if (n++ == 4) {
+            r.request.failure = makeFailure(FailureKind::MalformedStream, QStringLiteral("bad"), QString());
+            r.request.response.malformedEvents = 3;
+        }
+    });
+    const auto g = checkGuardrails(b.run);
+    // One is below the `failures` rate, but a corrupted stream is worth a warning of its own; and
+    // being a failure, it leaves its cell one successful run short (`few_runs`).
+    ASSERT_EQ(ids(g), (QStringList {QStringLiteral("few_runs"), QStringLiteral("malformed_streams")}))
+        << describe(g);
+    const Guardrail* m = find(g, "malformed_streams");
+    EXPECT_TRUE(contains(m->evidence, "\"NVFP4\": 1 of ")) << m->evidence.toStdString();
+    EXPECT_TRUE(contains(m->evidence, "had 3 event(s)")) << m->evidence.toStdString();
+    EXPECT_EQ(m->endpoints, std::vector<int> {1});
+    EXPECT_EQ(m->severity, Guardrail::Severity::Warning);
+}
+
 TEST(Guardrails, ParallelArmsOnOneMachine)
 {
     RunBuilder b = cleanRun();

@@ -276,17 +276,30 @@ TEST(StreamingClient, FirstByteTimeout)
     EXPECT_EQ(r.metrics.tokenEvents, 0);
 }
 
-TEST(StreamingClient, MalformedChunkIsCountedAndSkipped)
+TEST(StreamingClient, MalformedChunkFailsTheRequestAndKeepsEverything)
 {
-    emu::Script s = emu::simpleScript(6, 10, 200);
-    s.fault = emu::Fault::MalformedChunk;
-    s.faultAfterTokens = 2;
-    Served server(config(Dialect::Vllm, Era::Current, s));
-    const RequestRecord r = runChatBlocking(server.endpoint, prompt());
-    EXPECT_TRUE(r.ok()) << r.failure.text().toStdString();
-    EXPECT_EQ(r.response.malformedEvents, 1);
-    EXPECT_EQ(r.response.content, tokens(6).join(QString()));
-    EXPECT_TRUE(r.metrics.notes.join(u' ').contains(QStringLiteral("not valid JSON")));
+    for (Dialect d : {Dialect::LlamaServer, Dialect::Vllm, Dialect::Sglang}) {
+        emu::Script s = emu::simpleScript(6, 10, 200);
+        s.fault = emu::Fault::MalformedChunk;
+        s.faultAfterTokens = 2;
+        Served server(config(d, Era::Current, s));
+        const RequestRecord r = runChatBlocking(server.endpoint, prompt());
+        // A corrupted stream is never a clean measurement…
+        EXPECT_FALSE(r.ok()) << int(d);
+        EXPECT_EQ(r.failure.kind, FailureKind::MalformedStream) << int(d) << r.failure.text().toStdString();
+        EXPECT_EQ(r.failure.httpStatus, 200);
+        EXPECT_TRUE(r.failure.summary.contains(QStringLiteral("1 of ")));
+        EXPECT_TRUE(r.failure.summary.contains(QStringLiteral(R"("{"choices":[{"delta":{"content":"x"")")))
+            << r.failure.summary.toStdString();
+        EXPECT_TRUE(r.failure.advice.contains(QStringLiteral("proxy corrupted the stream")));
+        // …but what did arrive is all kept: the answer around the bad event, usage, the timeline.
+        EXPECT_EQ(r.response.malformedEvents, 1);
+        EXPECT_EQ(r.response.content, tokens(6).join(QString())) << int(d);
+        EXPECT_TRUE(r.response.sawDone || !r.response.finishReason.isEmpty());
+        EXPECT_EQ(r.metrics.tokenEvents, 6);
+        EXPECT_TRUE(r.response.usage && r.response.usage->completionTokens) << int(d);
+        EXPECT_EQ(r.response.tokenEvents.size(), 6u);
+    }
 }
 
 TEST(StreamingClient, ErrorObjectInsideTheStream)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/core/Failure.h"
+#include "model/wire/ByteQuote.h"
 #include "model/wire/FailureClassifier.h"
 
 #include <gtest/gtest.h>
@@ -96,6 +97,40 @@ TEST(Failure, AuthLoadingAndServerErrors)
         FailureKind::BadRequest);
     EXPECT_EQ(http(405, "<html>Method Not Allowed</html>", Runtime::Unknown, "text/html").kind,
         FailureKind::NotOpenAiCompatible);
+}
+
+TEST(Failure, MalformedStreamQuotesTheBadBytes)
+{
+    AssembledResponse r;
+    r.dataEvents = 9;
+    r.malformedEvents = 2;
+    r.malformedSamples = {QStringLiteral("payload is not JSON: \"{\"choi\"")};
+    r.firstMalformedQuote = quoteBytes(QByteArrayView("{\"choi\x01\r\n"));
+    const Failure f = classifyMalformedStream(r, 200);
+    EXPECT_EQ(f.kind, FailureKind::MalformedStream);
+    EXPECT_TRUE(f.isFailure());
+    EXPECT_EQ(failureKindId(f.kind), QStringLiteral("malformed_stream"));
+    EXPECT_EQ(f.httpStatus, 200);
+    EXPECT_TRUE(f.summary.contains(QStringLiteral("2 of 9"))) << f.summary.toStdString();
+    EXPECT_TRUE(f.summary.contains(QStringLiteral(R"("{"choi\x01\x0d\x0a")"))) << f.summary.toStdString();
+    EXPECT_TRUE(f.summary.contains(QStringLiteral("payload is not JSON")));
+    EXPECT_TRUE(f.advice.startsWith(QStringLiteral("The server or a proxy corrupted the stream")));
+}
+
+TEST(Failure, QuoteBytesEscapesAndShortens)
+{
+    EXPECT_EQ(quoteBytes(QByteArrayView("ab")), QStringLiteral("\"ab\""));
+    EXPECT_EQ(quoteBytes(QByteArrayView("\0\xff", 2)), QStringLiteral(R"("\x00\xff")"));
+    // UTF-8 is shown as its bytes: a cut sequence must be visible, not replaced.
+    EXPECT_EQ(quoteBytes(QByteArrayView("\xc3\xa9")), QStringLiteral(R"("\xc3\xa9")"));
+    const QByteArray big(4096, 'x');
+    const QString q = quoteBytes(big);
+    EXPECT_EQ(q, u'"' + QString(120, u'x') + QChar(0x2026) + QStringLiteral("\" (4096 bytes)"));
+    // An escape is never cut in half at the limit.
+    const QString e = quoteBytes(QByteArray(QByteArray(118, 'y') + QByteArray(10, '\n')));
+    EXPECT_TRUE(e.startsWith(u'"' + QString(118, u'y') + QChar(0x2026))) << e.toStdString();
+    EXPECT_TRUE(e.endsWith(QStringLiteral("(128 bytes)")));
+    EXPECT_EQ(quoteBytes(QByteArray(30, '\n')).count(QStringLiteral("\\x0a")), 30);
 }
 
 TEST(Failure, StreamErrorsAndSockets)

@@ -5,6 +5,8 @@
 #include "RunTestSupport.h"
 #include "SuiteFixtures.h"
 #include "model/core/Clock.h"
+#include "model/evaluate/Evaluation.h"
+#include "model/store/ResultFile.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -351,4 +353,76 @@ TEST(Runner, FidelityTestsAskEveryArmGreedilyForLogprobs)
             EXPECT_FALSE(c.contains(QLatin1String(key))) << key;
         EXPECT_EQ(c.value(QStringLiteral("max_tokens")), QJsonValue(64));
     }
+}
+
+TEST(Runner, CorruptedStreamsFailAreWarnedSavedAndLeftOutOfTheStatistics)
+{
+    Served clean(echoServer(emu::Dialect::Vllm));
+    emu::ServerConfig corruptConfig = echoServer(emu::Dialect::Sglang);
+    corruptConfig.scriptFor = [inner = corruptConfig.scriptFor](const emu::RequestInfo& info) {
+        emu::Script s = inner(info);
+        s.fault = emu::Fault::MalformedChunk; // a data line cut inside its JSON, then the stream goes on
+        s.faultAfterTokens = 1;
+        return s;
+    };
+    Served corrupt(corruptConfig);
+    QTemporaryDir dir;
+    RunRequest request;
+    request.suite = smallSuite(1, 3);
+    request.endpoints
+        = {runEndpoint(clean, QStringLiteral("clean")), runEndpoint(corrupt, QStringLiteral("corrupt"))};
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.result) << o.failed.toStdString();
+
+    // The run's warnings say how many, and where.
+    const QString warnings = o.warnings.join(u'\n');
+    EXPECT_TRUE(warnings.contains(QStringLiteral("corrupt: "))) << warnings.toStdString();
+    EXPECT_TRUE(warnings.contains(QStringLiteral("had corrupted streams"))) << warnings.toStdString();
+    EXPECT_FALSE(warnings.contains(QStringLiteral("clean: "))) << warnings.toStdString();
+
+    int corrupted = 0;
+    for (const RunRecord& r : o.result->records) {
+        if (r.endpoint == 0) {
+            EXPECT_TRUE(r.request.ok()) << r.request.failure.text().toStdString();
+            continue;
+        }
+        ++corrupted;
+        EXPECT_EQ(r.request.failure.kind, FailureKind::MalformedStream);
+        EXPECT_TRUE(r.request.response.content.startsWith(QStringLiteral("reply "))); // kept
+    }
+    ASSERT_GT(corrupted, 0);
+    EXPECT_TRUE(warnings.contains(QStringLiteral("%1 of %1 requests").arg(corrupted)))
+        << warnings.toStdString();
+
+    // The results file keeps the kind and the quoted bytes.
+    const QString path = dir.filePath(QStringLiteral("run.json"));
+    ASSERT_TRUE(saveResults(*o.result, path).isEmpty());
+    const RunResult loaded = loadResults(path);
+    ASSERT_EQ(loaded.records.size(), o.result->records.size());
+    for (std::size_t i = 0; i < loaded.records.size(); ++i) {
+        EXPECT_EQ(loaded.records[i].request.failure.kind, o.result->records[i].request.failure.kind);
+        EXPECT_EQ(loaded.records[i].request.failure.summary, o.result->records[i].request.failure.summary);
+        EXPECT_EQ(loaded.records[i].request.response.content, o.result->records[i].request.response.content);
+    }
+
+    // The evaluation counts them as failed: no latency, no gate verdict, and a guardrail.
+    const Evaluation ev = evaluate(loaded, 0, {}, false);
+    int cells = 0;
+    for (const CellStatistics& c : ev.cells) {
+        if (c.endpoint != 1)
+            continue;
+        ++cells;
+        EXPECT_EQ(c.ok, 0);
+        EXPECT_EQ(c.failed, c.measured);
+        const auto ttft = c.metrics.find(QStringLiteral("ttft_any_ms"));
+        EXPECT_TRUE(ttft == c.metrics.end() || ttft->second.n == 0);
+        for (const auto& [gate, counts] : c.gates)
+            EXPECT_EQ(counts.second, 0) << gate.toStdString();
+    }
+    EXPECT_GT(cells, 0);
+    const auto g = std::find_if(ev.guardrails.begin(), ev.guardrails.end(),
+        [](const Guardrail& x) { return x.id == u"malformed_streams"; });
+    ASSERT_NE(g, ev.guardrails.end());
+    EXPECT_TRUE(g->evidence.contains(QStringLiteral("\"corrupt\""))) << g->evidence.toStdString();
+    EXPECT_EQ(g->endpoints, std::vector<int> {1});
 }

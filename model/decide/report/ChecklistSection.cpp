@@ -78,7 +78,8 @@ std::optional<Item> fromCriteria(const Recommendation& r, const std::function<bo
 bool isProtocolFailure(FailureKind k)
 {
     return k == FailureKind::RouteNotFound || k == FailureKind::NotOpenAiCompatible
-        || k == FailureKind::NotStreaming || k == FailureKind::StreamError || k == FailureKind::BadRequest;
+        || k == FailureKind::NotStreaming || k == FailureKind::StreamError
+        || k == FailureKind::MalformedStream || k == FailureKind::BadRequest;
 }
 
 Item apiItem(const Context& cx, int endpoint)

@@ -307,4 +307,33 @@ std::optional<Guardrail> checkFailures(const Context& ctx)
             "survivors. Read each failure's advice in the records, fix the cause and re-run."));
 }
 
+std::optional<Guardrail> checkMalformedStreams(const Context& ctx)
+{
+    // Warm-ups count too: a proxy that corrupts one stream may corrupt any, and a single one is
+    // enough to distrust the endpoint's numbers, so there is no rate threshold here.
+    Finding found = perArm(ctx, [&ctx](int e, QStringList& tests) {
+        int requests = 0, events = 0;
+        for (const RunRecord* r : ctx.all[std::size_t(e)]) {
+            if (r->request.failure.kind != FailureKind::MalformedStream)
+                continue;
+            ++requests;
+            events += r->request.response.malformedEvents;
+            addUnique(tests, r->test);
+        }
+        if (requests == 0)
+            return QString();
+        return QStringLiteral("%1: %2 of %3 requests had %4 event(s) that were not valid JSON")
+            .arg(ctx.name(e))
+            .arg(requests)
+            .arg(ctx.all[std::size_t(e)].size())
+            .arg(events);
+    });
+    return report(ctx, std::move(found), Severity::Warning,
+        QStringLiteral("Corrupted streams: events that were not valid JSON"),
+        QStringLiteral(
+            "The server or a proxy corrupted these streams. The requests are kept with what arrived but "
+            "count as failed: they are left out of the statistics and the gates. Look for a proxy that "
+            "rewrites or re-chunks responses and for errors in the server's log, then re-run."));
+}
+
 } // namespace qs::guardrails

@@ -138,6 +138,7 @@ std::optional<Guardrail> checkEstimatedTokens(const Context& ctx);
 std::optional<Guardrail> checkToolParser(const Context& ctx);
 std::optional<Guardrail> checkTruncated(const Context& ctx);
 std::optional<Guardrail> checkTokenCounts(const Context& ctx);
+std::optional<Guardrail> checkMalformedStreams(const Context& ctx);
 std::optional<Guardrail> checkFailures(const Context& ctx);
 
 // What the servers' own metrics reveal: another client, preemptions, a full KV cache, memory
