@@ -31,8 +31,11 @@ launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-cmake --preset fuzz "${launcher[@]}" >/dev/null
-cmake --build "$build" -j"${QS_FUZZ_JOBS:-2}" --target "${targets[@]}"
+# QS_FUZZ_NO_BUILD=1 runs what is built (e.g. while another build holds build/fuzz).
+if [ -z "${QS_FUZZ_NO_BUILD:-}" ]; then
+  cmake --preset fuzz "${launcher[@]}" >/dev/null
+  cmake --build "$build" -j"${QS_FUZZ_JOBS:-2}" --target "${targets[@]}"
+fi
 
 # The header byte fuzz/FuzzSplit.h reads: four cuts of 8, 20, 42 and 98 bytes, so a seed starts
 # out split across SSE lines and JSON values.
