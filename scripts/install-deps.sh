@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev libgtest-dev libgmock-dev
   dpkg-dev  # dpkg-shlibdeps: the .deb's dependencies (packaging/, docs/packaging.md)
   prometheus-node-exporter  # a real exporter, started on loopback by tests/telemetry
+  clang-14 libclang-rt-14-dev  # fuzzing: clang with libFuzzer (scripts/fuzz.sh, docs/fuzzing.md)
 )
 
 missing=()

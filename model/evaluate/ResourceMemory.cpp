@@ -76,8 +76,9 @@ void computeMemory(const EndpointView& view, EndpointResources& out)
     out.memoryPeak = peakFigure(whileServing, where);
     out.memoryServingMedian = medianFigure(whileServing, where);
     for (const auto& [level, intervals] : view.byLevel) {
+        // Captured by name: clang 14 (the fuzz build) cannot capture a structured binding.
         const std::vector<double> values = valuesWhere(
-            series, [&intervals](const TelemetrySample& s) { return inside(intervals, s.atMs); });
+            series, [&within = intervals](const TelemetrySample& s) { return inside(within, s.atMs); });
         if (values.empty())
             continue;
         out.byConcurrency.push_back({level, medianFigure(values, where), peakFigure(values, where)});

@@ -91,8 +91,10 @@ std::optional<TtftBreakdown> fromHistograms(const EndpointView& view, const RunR
         const auto [before, after] = window(s, interval);
         if (!before || !after)
             continue;
-        const auto one = [&](MetricRole role, QString* family) -> std::optional<double> {
-            const auto d = deltaBetween(s, *before, *after, role);
+        // Captured by name: clang 14 (the fuzz build) cannot capture a structured binding.
+        const auto one
+            = [&, &first = before, &last = after](MetricRole role, QString* family) -> std::optional<double> {
+            const auto d = deltaBetween(s, *first, *last, role);
             if (!d || d->count != 1)
                 return std::nullopt;
             if (family)

@@ -227,8 +227,9 @@ std::optional<QString> schemaProblem(const json& args, const json* schema)
             if (type->is_string())
                 ok = hasJsonType(value, type->get<std::string>());
             else if (type->is_array())
-                ok = std::any_of(type->begin(), type->end(), [&](const json& t) {
-                    return !t.is_string() || hasJsonType(value, t.get<std::string>());
+                // Captured by name: clang 14 (the fuzz build) cannot capture a structured binding.
+                ok = std::any_of(type->begin(), type->end(), [&argument = value](const json& t) {
+                    return !t.is_string() || hasJsonType(argument, t.get<std::string>());
                 });
             if (!ok)
                 return fromStd(key) + QStringLiteral(" should be ")

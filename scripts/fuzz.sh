@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (preset `fuzz`) and runs one target, or all, each for SECONDS
+# (default 60). A crash is copied to tests/data/fuzz-regressions/TARGET/ and the script exits
+# non-zero. docs/fuzzing.md says what each target asserts.
+#
+#   scripts/fuzz.sh                      every target, 60 s each
+#   scripts/fuzz.sh fuzz_sse 1800        one target for 30 minutes
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+targets_all=(fuzz_http_response fuzz_sse fuzz_stream_chunk fuzz_stream_assembly fuzz_prometheus
+             fuzz_judge_reply fuzz_results_file fuzz_suite fuzz_profile fuzz_gate_patterns)
+target="${1:-all}"
+seconds="${2:-60}"
+if [ "$target" = all ]; then
+  targets=("${targets_all[@]}")
+elif [[ " ${targets_all[*]} " == *" $target "* ]]; then
+  targets=("$target")
+else
+  echo "error: unknown target '$target'; one of: all ${targets_all[*]}" >&2
+  exit 2
+fi
+if ! command -v clang++-14 >/dev/null; then
+  echo "error: clang++-14 not found; run scripts/install-deps.sh (packages clang-14 libclang-rt-14-dev)" >&2
+  exit 2
+fi
+
+build="$root/build/fuzz"
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
+# QS_FUZZ_NO_BUILD=1 runs what is built (e.g. while another build holds build/fuzz).
+if [ -z "${QS_FUZZ_NO_BUILD:-}" ]; then
+  cmake --preset fuzz "${launcher[@]}" >/dev/null
+  cmake --build "$build" -j"${QS_FUZZ_JOBS:-2}" --target "${targets[@]}"
+fi
+
+# The header byte fuzz/FuzzSplit.h reads: four cuts of 8, 20, 42 and 98 bytes, so a seed starts
+# out split across SSE lines and JSON values.
+split_header=$'\x04\x07\x13\x29\x61'
+
+# seed TARGET: fills build/fuzz/corpus/TARGET (the work corpus libFuzzer adds to) from the
+# hand-written seeds in fuzz/corpus/TARGET and from the project's own test data.
+seed() {
+  local t="$1" dir="$build/corpus/$1" f
+  mkdir -p "$dir"
+  if [ -d "fuzz/corpus/$t" ]; then cp -n fuzz/corpus/"$t"/* "$dir"/ 2>/dev/null || true; fi
+  if [ -d "tests/data/fuzz-regressions/$t" ]; then
+    cp -n tests/data/fuzz-regressions/"$t"/* "$dir"/ 2>/dev/null || true
+  fi
+  case "$t" in
+    fuzz_sse | fuzz_stream_assembly)
+      for f in tests/data/streams/*.sse; do
+        { printf '%s' "$split_header"; cat "$f"; } >"$dir/$(basename "$f")"
+      done ;;
+    fuzz_http_response)
+      # Each captured stream as the chunked HTTP response that carried it.
+      for f in tests/data/streams/*.sse; do
+        {
+          printf '%s' "$split_header"
+          printf 'HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n'
+          printf '%x\r\n' "$(wc -c <"$f")"; cat "$f"; printf '\r\n0\r\n\r\n'
+        } >"$dir/$(basename "$f").http"
+      done ;;
+    fuzz_stream_chunk)
+      # Every distinct event payload of the captured streams, one per file.
+      local i=0 line
+      while IFS= read -r line; do
+        printf '%s' "$line" >"$dir/event-$i.json"
+        i=$((i + 1))
+      done < <(sed -n 's/^data: \{0,1\}//p' tests/data/streams/*.sse | tr -d '\r' | sort -u) ;;
+    fuzz_results_file)
+      # The captured results files are 0.5–0.8 MB: slow seeds. Keep their first records only.
+      for f in tests/data/results/*.json; do
+        if command -v python3 >/dev/null; then
+          python3 - "$f" "$dir/$(basename "$f")" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["records"] = doc.get("records", [])[:4]
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+PY
+        else
+          cp "$f" "$dir/"
+        fi
+      done ;;
+    fuzz_suite) cp resources/suites/*.json "$dir"/ ;;
+    fuzz_profile) cp resources/profiles/*.json "$dir"/ ;;
+    fuzz_gate_patterns) cp resources/gates/*.json "$dir"/ ;;
+  esac
+}
+
+dict_of() {
+  case "$1" in
+    fuzz_http_response) echo fuzz/dict/http.dict ;;
+    fuzz_sse | fuzz_stream_chunk | fuzz_stream_assembly) echo fuzz/dict/sse.dict ;;
+    fuzz_prometheus) echo fuzz/dict/prometheus.dict ;;
+    *) echo fuzz/dict/json.dict ;;
+  esac
+}
+
+failed=()
+for t in "${targets[@]}"; do
+  seed "$t"
+  artifacts="$build/artifacts/$t"
+  rm -rf "$artifacts"; mkdir -p "$artifacts"
+  echo "== $t for ${seconds}s"
+  status=0
+  (cd "$artifacts" && ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" UBSAN_OPTIONS=print_stacktrace=1 \
+    "$build/fuzz/$t" "$build/corpus/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+      -dict="$root/$(dict_of "$t")" -artifact_prefix="$artifacts/" -print_final_stats=1 \
+      >"$build/$t.log" 2>&1) || status=$?
+  grep -E '^(#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|stat::number_of_executed_units|stat::average_exec_per_sec)|fuzz check failed' \
+    "$build/$t.log" || true
+  crashes=("$artifacts"/*)
+  if [ -e "${crashes[0]}" ]; then
+    mkdir -p "tests/data/fuzz-regressions/$t"
+    cp "${crashes[@]}" "tests/data/fuzz-regressions/$t/"
+    echo "$t: found $(basename -a "${crashes[@]}" | tr '\n' ' ')→ tests/data/fuzz-regressions/$t/ (log: $build/$t.log)" >&2
+    failed+=("$t")
+  elif [ "$status" -ne 0 ]; then
+    echo "$t: the fuzzer exited with $status and left no input (log: $build/$t.log)" >&2
+    failed+=("$t")
+  fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzzing found crashes in: ${failed[*]}" >&2
+  exit 1
+fi
+echo "fuzzing: ${#targets[@]} target(s), ${seconds}s each, nothing found"
