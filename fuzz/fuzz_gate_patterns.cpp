@@ -5,6 +5,7 @@
 // saying where; compiled patterns keep the document they came from.
 
 #include "fuzz/FuzzCheck.h"
+#include "fuzz/FuzzJson.h"
 #include "model/core/GatePatterns.h"
 #include "model/core/JsonText.h"
 
@@ -17,14 +18,10 @@ constexpr int maxNestingDepth = 100; // as a suite, which carries the overrides
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
-    nlohmann::json document;
-    try {
-        document = qs::json_text::parseStrict(bytes, maxNestingDepth);
-    } catch (const qs::json_text::ParseProblem& p) {
-        QS_FUZZ_CHECK(!p.message.isEmpty());
+    const std::optional<nlohmann::json> parsed = qs::fuzz::strictDocument(data, size, maxNestingDepth);
+    if (!parsed)
         return 0;
-    }
+    const nlohmann::json& document = *parsed;
     try {
         const qs::GatePatterns patterns = qs::GatePatterns::fromJson(document);
         (void)patterns.document().dump();

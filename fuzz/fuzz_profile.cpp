@@ -5,6 +5,7 @@
 // that parses writes back to JSON.
 
 #include "fuzz/FuzzCheck.h"
+#include "fuzz/FuzzJson.h"
 #include "model/core/JsonText.h"
 #include "model/decide/DecisionProfile.h"
 
@@ -17,14 +18,10 @@ constexpr int maxNestingDepth = 100; // what the file reader allows (DecisionPro
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
-    nlohmann::json document;
-    try {
-        document = qs::json_text::parseStrict(bytes, maxNestingDepth);
-    } catch (const qs::json_text::ParseProblem& p) {
-        QS_FUZZ_CHECK(!p.message.isEmpty());
+    const std::optional<nlohmann::json> parsed = qs::fuzz::strictDocument(data, size, maxNestingDepth);
+    if (!parsed)
         return 0;
-    }
+    const nlohmann::json& document = *parsed;
     try {
         const qs::DecisionProfile profile = qs::parseDecisionProfile(document, QStringLiteral("fuzz.json"));
         for (const qs::Criterion& criterion : profile.criteria) {

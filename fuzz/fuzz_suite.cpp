@@ -5,6 +5,7 @@
 // suite that parses has tests, and its gate overrides compile.
 
 #include "fuzz/FuzzCheck.h"
+#include "fuzz/FuzzJson.h"
 #include "model/core/GatePatterns.h"
 #include "model/core/SuiteReading.h"
 
@@ -13,14 +14,11 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
-    nlohmann::json document;
-    try {
-        document = qs::json_text::parseStrict(bytes, qs::suite_parse::maxNestingDepth);
-    } catch (const qs::json_text::ParseProblem& p) {
-        QS_FUZZ_CHECK(!p.message.isEmpty());
+    const std::optional<nlohmann::json> parsed
+        = qs::fuzz::strictDocument(data, size, qs::suite_parse::maxNestingDepth);
+    if (!parsed)
         return 0;
-    }
+    const nlohmann::json& document = *parsed;
     try {
         const qs::Suite suite = qs::parseSuite(document, QStringLiteral("fuzz.json"));
         QS_FUZZ_CHECK(!suite.tests.empty());
