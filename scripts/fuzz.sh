@@ -10,7 +10,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 targets_all=(fuzz_http_response fuzz_sse fuzz_stream_chunk fuzz_stream_assembly fuzz_prometheus
-             fuzz_judge_reply fuzz_results_file fuzz_suite fuzz_profile fuzz_gate_patterns)
+             fuzz_judge_reply fuzz_results_file fuzz_journal fuzz_suite fuzz_profile fuzz_gate_patterns)
 target="${1:-all}"
 seconds="${2:-60}"
 if [ "$target" = all ]; then
@@ -85,6 +85,23 @@ PY
           cp "$f" "$dir/"
         fi
       done ;;
+    fuzz_journal)
+      # Each results file as the journal its run would have written: header line, then records.
+      if command -v python3 >/dev/null; then
+        for f in tests/data/results/*.json; do
+          python3 - "$f" "$dir/$(basename "$f" .json).journal" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+records = doc.pop("records", [])[:6]
+doc.pop("telemetry", None)
+doc["journal"] = True
+with open(sys.argv[2], "w") as out:
+    out.write(json.dumps(doc) + "\n")
+    for r in records:
+        out.write(json.dumps(r) + "\n")
+PY
+        done
+      fi ;;
     fuzz_suite) cp resources/suites/*.json "$dir"/ ;;
     fuzz_profile) cp resources/profiles/*.json "$dir"/ ;;
     fuzz_gate_patterns) cp resources/gates/*.json "$dir"/ ;;

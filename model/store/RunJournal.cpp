@@ -247,10 +247,15 @@ void RunJournal::close(bool remove)
 
 RunResult recoverJournal(const QString& journalPath)
 {
+    const QByteArray bytes = readResultsFile(journalPath);
+    return parseJournal(bytes, journalPath, QFileInfo(journalPath).lastModified().toUTC());
+}
+
+RunResult parseJournal(QByteArrayView bytes, const QString& journalPath, const QDateTime& lastWritten)
+{
     using Kind = ResultFileError::Kind;
     const std::string name = nativePath(journalPath).toStdString();
-    const QByteArray bytes = readResultsFile(journalPath);
-    const char* const begin = bytes.constData();
+    const char* const begin = bytes.data();
     const char* const end = begin + bytes.size();
 
     // Line 1: the header. Without a whole one there is nothing to recover into.
@@ -320,7 +325,7 @@ RunResult recoverJournal(const QString& journalPath)
     telemetry.finish();
     result.complete = false;
     if (!result.endedAt.isValid()) // the journal was last written when the last request finished
-        result.endedAt = QFileInfo(journalPath).lastModified().toUTC();
+        result.endedAt = lastWritten;
     QString note = QStringLiteral("recovered from %1: %2 finished requests")
                        .arg(QFileInfo(journalPath).fileName())
                        .arg(result.records.size());

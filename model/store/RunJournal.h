@@ -3,6 +3,8 @@
 
 #include "model/core/RunRecord.h"
 
+#include <QByteArrayView>
+#include <QDateTime>
 #include <QFile>
 #include <QString>
 #include <map>
@@ -64,5 +66,9 @@ private:
 /// Reads a journal back into a RunResult (complete = false, note says what happened). A last
 /// line cut off by the kill is dropped and reported in the note. Throws ResultFileError.
 RunResult recoverJournal(const QString& journalPath);
+
+/// recoverJournal() on bytes already read: `journalPath` names the file in messages and notes,
+/// `lastWritten` stands in for the end of a run whose header has none. Throws ResultFileError.
+RunResult parseJournal(QByteArrayView bytes, const QString& journalPath, const QDateTime& lastWritten);
 
 } // namespace qs
