@@ -15,7 +15,7 @@
 
 namespace {
 
-const QDateTime kLastWritten = QDateTime::fromMSecsSinceEpoch(1'750'000'000'000, QTimeZone::UTC);
+const QDateTime kLastWritten = QDateTime::fromMSecsSinceEpoch(1'750'000'000'000, Qt::UTC);
 
 std::optional<qs::RunResult> recover(QByteArrayView bytes)
 {

@@ -180,7 +180,7 @@ std::optional<Guardrail> checkJudgePositionBias(const Context& ctx)
 std::optional<Guardrail> checkJudgeTooFewPairs(const Context& ctx)
 {
     const int minPairs = JudgeOptions {}.minPairs;
-    Finding found = perPairwise(ctx, [minPairs](const PairwiseResult& p) {
+    Finding found = perPairwise(ctx, [&](const PairwiseResult& p) {
         if (p.pairs >= minPairs)
             return QString();
         QString line = QStringLiteral("%1: %2 pairs judged in both orders, %3 needed for a winner")
