@@ -17,13 +17,6 @@ using Kind = ResultFileError::Kind;
 
 namespace {
 
-RunRecord numbered(const RunResult& r, int i)
-{
-    RunRecord record = r.records[std::size_t(i) % r.records.size()];
-    record.iteration = i + 1;
-    return record;
-}
-
 /// A journal with the header and `n` records; returns its path.
 QString writeJournal(const QTemporaryDir& dir, const RunResult& r, int n)
 {
