@@ -333,8 +333,8 @@ RunResult parseJournal(QByteArrayView bytes, const QString& journalPath, const Q
         const std::string where = name + ": line " + std::to_string(lineNo);
         try {
             const nlohmann::json j = parseJsonDocument(text, where);
-            if (const auto gap = j.is_object() ? j.find("journal_gap") : j.end();
-                gap != j.end() && gap->is_object()) {
+            // A gap line with junk in it still only marks a gap (find() on a non-object finds nothing).
+            if (const auto gap = j.is_object() ? j.find("journal_gap") : j.end(); gap != j.end()) {
                 missingRecords += gapCount(*gap, "records");
                 missingSamples += gapCount(*gap, "samples");
                 if (const auto why = gap->find("error"); why != gap->end() && why->is_string())
