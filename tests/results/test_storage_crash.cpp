@@ -284,7 +284,7 @@ TEST(StorageCrash, AJournalCutAnywhereGivesBackExactlyItsWholeLines)
     const std::vector<qsizetype> ends = lineEnds(full);
     const QDateTime when = QDateTime::currentDateTimeUtc();
     int checked = 0;
-    for (qsizetype n = ends.front(); n <= full.size(); n += (n % 7 == 0 ? 1 : 13)) {
+    for (qsizetype n = ends.front(); n <= full.size(); n += (n % 7 == 0 ? 1 : 37)) {
         const auto whole = std::count_if(ends.begin(), ends.end(), [&](qsizetype e) { return e <= n; });
         const bool onlyNewlineMissing = std::find(ends.begin(), ends.end(), n + 1) != ends.end();
         const RunResult back = parseJournal(QByteArrayView(full).first(n), path, when);
@@ -298,5 +298,5 @@ TEST(StorageCrash, AJournalCutAnywhereGivesBackExactlyItsWholeLines)
         ASSERT_EQ(back.records.size(), std::size_t(whole - 1)) << "cut at " << e;
         EXPECT_FALSE(back.note.contains(QStringLiteral("dropped"))) << back.note.toStdString();
     }
-    EXPECT_GT(checked, 300);
+    EXPECT_GT(checked, 100);
 }
