@@ -3,7 +3,9 @@
 
 #include "model/store/ResultFields.h"
 
+#include <QFileDevice>
 #include <algorithm>
+#include <cstring>
 
 namespace qs::results {
 
@@ -169,6 +171,15 @@ ResultFileError syntaxError(const std::string& where, QByteArrayView bytes, cons
 ResultFileError jsonError(const std::string& where, const json::exception& e)
 {
     return ResultFileError(Kind::NotJson, where + ": not valid JSON (" + printable(e.what()) + ")");
+}
+
+QString writeFailure(const QFileDevice& file, int savedErrno)
+{
+    if (file.error() != QFileDevice::NoError)
+        return file.errorString();
+    if (savedErrno != 0)
+        return QString::fromLocal8Bit(std::strerror(savedErrno));
+    return QStringLiteral("only part of the data was written");
 }
 
 } // namespace qs::results

@@ -6,6 +6,7 @@
 
 #include "model/store/ResultFile.h"
 
+#include <QFileDevice>
 #include <cmath>
 #include <string>
 
@@ -84,6 +85,11 @@ ResultFileError emptyFileError(const std::string& where, QByteArrayView bytes);
 ResultFileError syntaxError(const std::string& where, QByteArrayView bytes, const json::parse_error& e);
 /// Any other exception of the JSON parser (NotJson).
 ResultFileError jsonError(const std::string& where, const json::exception& e);
+
+/// Why a write to `file` came up short, given errno as it was right after the write. Qt sets no
+/// error when a write() writes part of the bytes and the next one fails (a full disk), so its
+/// errorString() would say "Unknown error".
+QString writeFailure(const QFileDevice& file, int savedErrno);
 
 /// Guards a DOM parse: refuses absurd nesting and runaway sizes before they cost memory.
 struct Limits {

@@ -7,9 +7,15 @@
 #include "model/store/TelemetryFields.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
+#include <cerrno>
 #include <cmath>
+#ifdef Q_OS_UNIX
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 namespace qs {
 
@@ -183,6 +189,23 @@ template <typename Sink> void writeResults(const RunResult& result, Sink&& sink)
     sink(std::string_view(out));
 }
 
+/// Makes a rename in `folder` durable. QSaveFile syncs the file's data before renaming it over
+/// the old one, but not the folder, and until the folder is synced a power cut may undo the
+/// rename (docs/results-format.md, "What a crash can and cannot do to your results"). Best
+/// effort: some file systems cannot sync a folder, and the file is saved either way.
+void syncFolder(const QString& folder)
+{
+#ifdef Q_OS_UNIX
+    const int fd = ::open(QFile::encodeName(folder).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+#else
+    Q_UNUSED(folder);
+#endif
+}
+
 } // namespace
 
 nlohmann::json recordToJson(const RunRecord& record, const std::vector<RunEndpoint>& endpoints)
@@ -317,27 +340,33 @@ QString saveResults(const RunResult& result, const QString& path)
     if (!file.open(QIODevice::WriteOnly)) {
         const QString why = file.errorString();
         if (!dir.isWritable())
-            return failed(QStringLiteral("the folder %1 is not writable (%2)")
+            return failed(QStringLiteral("the folder %1 is not writable (%2); save to another folder")
                               .arg(QDir::toNativeSeparators(dir.filePath()), why));
         return failed(why);
     }
     bool ok = true;
+    int writeErrno = 0;
     try {
         writeResults(result, [&](std::string_view chunk) {
-            if (ok && file.write(chunk.data(), qint64(chunk.size())) != qint64(chunk.size()))
+            errno = 0;
+            if (ok && file.write(chunk.data(), qint64(chunk.size())) != qint64(chunk.size())) {
                 ok = false;
+                writeErrno = errno;
+            }
         });
     } catch (const std::bad_alloc&) {
         file.cancelWriting();
         return failed(QStringLiteral("not enough memory"));
     }
     if (!ok) {
-        const QString why = file.errorString();
+        const QString why = writeFailure(file, writeErrno);
         file.cancelWriting();
         return failed(QStringLiteral("%1 (is the disk full?)").arg(why));
     }
+    errno = 0;
     if (!file.commit())
-        return failed(QStringLiteral("%1 (is the disk full?)").arg(file.errorString()));
+        return failed(QStringLiteral("%1 (is the disk full?)").arg(writeFailure(file, errno)));
+    syncFolder(dir.absoluteFilePath());
     return {};
 }
 

@@ -2,11 +2,13 @@
 #include "model/store/RunJournal.h"
 
 #include "model/store/ResultFile.h"
+#include "model/store/ResultFormat.h"
 #include "model/store/TelemetryFields.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <algorithm>
+#include <cerrno>
 #include <unordered_map>
 
 namespace qs {
@@ -36,6 +38,15 @@ void closeFile(QFile& file, bool remove)
     file.close();
     if (remove)
         QFile::remove(name);
+}
+
+/// One count of a `journal_gap` line; anything but a non-negative integer counts as 0.
+qint64 gapCount(const json& gap, const char* key)
+{
+    const auto it = gap.find(key);
+    return it != gap.end() && it->is_number_unsigned()
+        ? qint64(std::min<std::uint64_t>(it->get<std::uint64_t>(), 1u << 30))
+        : 0;
 }
 
 /// A source's description without its tables (what the journal compares to see a change).
@@ -148,6 +159,7 @@ QString RunJournal::open(const QString& path, const RunResult& header)
     closeFile(m_file, false);
     m_endpoints = header.endpoints;
     m_sources.clear();
+    m_failedRecords = m_gapRecords = m_gapSamples = 0;
     m_file.setFileName(path);
     // Unbuffered: every write() goes straight to the kernel, so nothing finished waits in a
     // user-space buffer that a SIGKILL would throw away.
@@ -162,8 +174,9 @@ QString RunJournal::open(const QString& path, const RunResult& header)
     nlohmann::json first = headerToJson(header);
     first["journal"] = true;
     const std::string line = lineOf(first);
+    errno = 0;
     if (m_file.write(line.data(), qint64(line.size())) != qint64(line.size())) {
-        const QString why = m_file.errorString();
+        const QString why = results::writeFailure(m_file, errno);
         m_file.close();
         QFile::remove(path);
         return QStringLiteral("cannot write the run journal %1: %2").arg(nativePath(path), why);
@@ -171,18 +184,29 @@ QString RunJournal::open(const QString& path, const RunResult& header)
     return {};
 }
 
-QString RunJournal::writeLine(const std::string& line)
+QString RunJournal::writeLine(const std::string& line, bool isRecord)
 {
+    // After failed lines, say what is missing where it is missing, in the same write().
+    std::string lines;
+    if (m_gapRecords || m_gapSamples) {
+        lines = lineOf({{"journal_gap",
+            {{"records", m_gapRecords}, {"samples", m_gapSamples}, {"error", m_gapWhy.toStdString()}}}});
+    }
+    lines += line;
     // One write() of the whole line. A short write (disk full) is cut back off, so the journal
     // never holds half a line followed by more lines.
     const qint64 before = m_file.pos();
-    if (m_file.write(line.data(), qint64(line.size())) != qint64(line.size())) {
-        const QString why = m_file.errorString();
+    errno = 0;
+    if (m_file.write(lines.data(), qint64(lines.size())) != qint64(lines.size())) {
+        const QString why = results::writeFailure(m_file, errno);
         m_file.resize(before);
         m_file.seek(before);
+        ++(isRecord ? m_gapRecords : m_gapSamples);
+        m_gapWhy = why;
         return QStringLiteral("cannot write to the run journal %1: %2 (is the disk full?)")
             .arg(nativePath(m_file.fileName()), why);
     }
+    m_gapRecords = m_gapSamples = 0;
     // The file is unbuffered, so this is a no-op kept as a guard should that ever change. There
     // is deliberately no fdatasync() here: see docs/results-format.md, "The journal".
     m_file.flush();
@@ -201,7 +225,16 @@ QString RunJournal::append(const RunRecord& record)
     const std::lock_guard lock(m_mutex);
     if (!m_file.isOpen())
         return QStringLiteral("the run journal is not open");
-    return writeLine(line);
+    QString error = writeLine(line, true);
+    if (!error.isEmpty())
+        ++m_failedRecords;
+    return error;
+}
+
+int RunJournal::failedRecords() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_failedRecords;
 }
 
 QString RunJournal::appendTelemetry(
@@ -227,7 +260,7 @@ QString RunJournal::appendTelemetry(
     } catch (const std::exception& e) {
         return QStringLiteral("cannot journal a telemetry sample: %1").arg(QString::fromUtf8(e.what()));
     }
-    if (QString error = writeLine(line); !error.isEmpty())
+    if (QString error = writeLine(line, false); !error.isEmpty())
         return error;
     if (describe) {
         w.described = true;
@@ -284,6 +317,8 @@ RunResult parseJournal(QByteArrayView bytes, const QString& journalPath, const Q
     TelemetryLines telemetry(result.telemetry, result.endpoints.size());
     QString dropped;
     bool lastWithoutNewline = false;
+    qint64 missingRecords = 0, missingSamples = 0; // lines the run could not write (journal_gap)
+    QString missingWhy;
     int lineNo = 1;
     for (const char* line = newline + 1; line < end; line = newline + 1) {
         ++lineNo;
@@ -298,7 +333,13 @@ RunResult parseJournal(QByteArrayView bytes, const QString& journalPath, const Q
         const std::string where = name + ": line " + std::to_string(lineNo);
         try {
             const nlohmann::json j = parseJsonDocument(text, where);
-            if (TelemetryLines::isTelemetryLine(j))
+            // A gap line with junk in it still only marks a gap (find() on a non-object finds nothing).
+            if (const auto gap = j.is_object() ? j.find("journal_gap") : j.end(); gap != j.end()) {
+                missingRecords += gapCount(*gap, "records");
+                missingSamples += gapCount(*gap, "samples");
+                if (const auto why = gap->find("error"); why != gap->end() && why->is_string())
+                    missingWhy = QString::fromStdString(why->get<std::string>());
+            } else if (TelemetryLines::isTelemetryLine(j))
                 telemetry.read(j, where);
             else
                 result.records.push_back(recordFromJson(j, result.endpoints, where));
@@ -332,6 +373,12 @@ RunResult parseJournal(QByteArrayView bytes, const QString& journalPath, const Q
     if (!result.telemetry.samples.empty())
         note += QStringLiteral(" and %1 server metrics samples").arg(result.telemetry.samples.size());
     note += QStringLiteral("; requests in flight when the run stopped are not included");
+    if (missingRecords || missingSamples)
+        note += QStringLiteral("; %1 finished requests and %2 server metrics samples could not be written to "
+                               "the journal during the run (%3) and are missing")
+                    .arg(missingRecords)
+                    .arg(missingSamples)
+                    .arg(missingWhy);
     if (!dropped.isEmpty())
         note += QStringLiteral("; ") + dropped;
     else if (lastWithoutNewline)

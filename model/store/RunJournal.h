@@ -32,8 +32,12 @@ public:
     /// Creates (truncates) `path` and writes the header line (with `header.telemetry`'s period and
     /// notes: set them before). Returns an error message or "".
     QString open(const QString& path, const RunResult& header);
-    /// Appends one record. Returns an error message or "".
+    /// Appends one record. Returns an error message or "". A failed line (disk full) leaves no
+    /// trace but a count: the next line that can be written is preceded by a `{"journal_gap": …}`
+    /// line saying how many records and samples are missing there, so recovery can say so.
     QString append(const RunRecord& record);
+    /// How many append() calls failed since open() (the runner warns on the first).
+    int failedRecords() const;
     /// Appends one scrape of telemetry source `sourceIndex`: the sample, plus whatever `source`'s
     /// tables (series, families, notes) gained since that source's previous line, so recovery
     /// rebuilds them; the first line of a source also describes it (endpoint, url, kind, format,
@@ -54,13 +58,18 @@ private:
         TelemetrySource description; ///< as last written; its tables stay empty
         std::size_t series = 0, families = 0, notes = 0;
     };
-    /// Writes one whole line (cut back off after a short write). Returns an error message or "".
-    QString writeLine(const std::string& line);
+    /// Writes one whole line (cut back off after a short write), after a gap line when earlier
+    /// lines failed. Returns an error message or "".
+    QString writeLine(const std::string& line, bool isRecord);
 
     mutable std::mutex m_mutex;
     QFile m_file;
     std::vector<RunEndpoint> m_endpoints;
     std::map<int, SourceWritten> m_sources;
+    int m_failedRecords = 0;
+    /// Lines that failed since the last one written: the next gap line's counts and reason.
+    int m_gapRecords = 0, m_gapSamples = 0;
+    QString m_gapWhy;
 };
 
 /// Reads a journal back into a RunResult (complete = false, note says what happened). A last

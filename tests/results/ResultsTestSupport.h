@@ -499,6 +499,26 @@ inline QByteArray bytesOf(const json& j)
     return QByteArray::fromStdString(j.dump());
 }
 
+/// makeResult()'s records again and again, the i-th numbered iteration i + 1 (so a recovered
+/// record says which one it is).
+inline RunRecord numbered(const RunResult& r, int i)
+{
+    RunRecord record = r.records[std::size_t(i) % r.records.size()];
+    record.iteration = i + 1;
+    return record;
+}
+
+/// makeResult() with `n` numbered records.
+inline RunResult makeResultWith(int n)
+{
+    RunResult r = makeResult();
+    const RunResult base = r;
+    r.records.clear();
+    for (int i = 0; i < n; ++i)
+        r.records.push_back(numbered(base, i));
+    return r;
+}
+
 inline void writeFile(const QString& path, QByteArrayView bytes)
 {
     QFile f(path);

@@ -17,13 +17,6 @@ using Kind = ResultFileError::Kind;
 
 namespace {
 
-RunRecord numbered(const RunResult& r, int i)
-{
-    RunRecord record = r.records[std::size_t(i) % r.records.size()];
-    record.iteration = i + 1;
-    return record;
-}
-
 /// A journal with the header and `n` records; returns its path.
 QString writeJournal(const QTemporaryDir& dir, const RunResult& r, int n)
 {
@@ -140,6 +133,34 @@ TEST(RunJournal, GarbageInTheMiddleNamesTheLine)
     writeFile(path, lines.join('\n'));
     expectRecoverError(path, Kind::BadField,
         {"run.json.journal: line 4: ttft_any_ms: expected a number or null, found a string"});
+}
+
+TEST(RunJournal, AGapLineNamesWhatIsMissing)
+{
+    // What RunJournal writes after lines it could not write (disk full): counted into the note.
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const RunResult r = makeResult();
+    const QString path = writeJournal(dir, r, 4);
+    QList<QByteArray> lines = readFile(path).split('\n');
+    lines.insert(3, R"({"journal_gap": {"records": 2, "samples": 5, "error": "No space left on device"}})");
+    lines.insert(5, R"({"journal_gap": {"records": 1, "samples": 0, "error": "File too large"}})");
+    writeFile(path, lines.join('\n'));
+    RunResult back = recoverJournal(path);
+    EXPECT_EQ(back.records.size(), 4u);
+    EXPECT_TRUE(
+        back.note.contains(QStringLiteral("; 3 finished requests and 5 server metrics samples could not "
+                                          "be written to the journal during the run (File too large) "
+                                          "and are missing")))
+        << back.note.toStdString();
+    // Junk counts are not trusted, and do not stop recovery.
+    lines = readFile(path).split('\n');
+    lines[3] = R"({"journal_gap": {"records": "many", "samples": -4, "error": 7}})";
+    lines[5] = R"({"journal_gap": []})";
+    writeFile(path, lines.join('\n'));
+    back = recoverJournal(path);
+    EXPECT_EQ(back.records.size(), 4u);
+    EXPECT_FALSE(back.note.contains(QStringLiteral("could not be written"))) << back.note.toStdString();
 }
 
 TEST(RunJournal, HeaderOnlyEmptyAndCutHeader)
