@@ -14,8 +14,9 @@ int entriesIn(const char* dir)
 {
     // "." and ".." are filtered; reading /proc/self/fd opens one descriptor of its own, counted
     // alike in every sample.
-    return int(QDir(QString::fromLatin1(dir)).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System)
-            .size());
+    return int(QDir(QString::fromLatin1(dir))
+                   .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System)
+                   .size());
 }
 
 } // namespace

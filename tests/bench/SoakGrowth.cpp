@@ -77,13 +77,19 @@ QStringList clearGrowth(const SoakResult& r, const SoakGrowth& g, const SoakLimi
     if (g.residueMiB > residueLimitMiB)
         broken << QStringLiteral("heap not released: %1 MiB still allocated after the window closed "
                                  "(%2 bytes per request; limit %3 MiB)")
-                      .arg(fixed(g.residueMiB, 1), fixed(g.residueBytesPerRequest, 0), fixed(residueLimitMiB, 1));
+                      .arg(fixed(g.residueMiB, 1), fixed(g.residueBytesPerRequest, 0),
+                          fixed(residueLimitMiB, 1));
     const double liveLimit = limits.liveGrowthPerHeldRecord * g.heldBytesPerRecord / 1024 * 1000;
     if (g.heapKiBPer1000Requests > liveLimit)
         broken << QStringLiteral("heap grows %1 KiB per 1000 requests during the run, over %2× the %3 "
                                  "bytes a finished record holds (limit %4 KiB)")
                       .arg(fixed(g.heapKiBPer1000Requests, 0), fixed(limits.liveGrowthPerHeldRecord, 0),
                           fixed(g.heldBytesPerRecord, 0), fixed(liveLimit, 0));
+    if (r.recordBytes > 0 && g.heldBytesPerRecord > limits.heldCopies * r.recordBytes)
+        broken << QStringLiteral("the finished run is held more than %1 times: %2 bytes per record while "
+                                 "shown, one plain copy is %3")
+                      .arg(fixed(limits.heldCopies, 1), fixed(g.heldBytesPerRecord, 0),
+                          fixed(r.recordBytes, 0));
     if (g.fdsReleased - g.fdsBaseline > limits.extraFds)
         broken << QStringLiteral("descriptors leak: %1 open after the window closed, %2 before the run")
                       .arg(g.fdsReleased)
@@ -122,13 +128,13 @@ QString describeGrowth(const SoakResult& r, const SoakGrowth& g)
     out << "RSS MiB: baseline " << fixed(r.baseline.rssMiB, 1) << ", window open " << fixed(r.idle.rssMiB, 1)
         << ", end of run " << fixed(last.process.rssMiB, 1) << ", shown " << fixed(r.ended.rssMiB, 1)
         << ", window closed " << fixed(r.released.rssMiB, 1) << "\n";
-    out << "heap MiB: baseline " << fixed(r.baseline.heapMiB, 1) << ", window open " << fixed(r.idle.heapMiB, 1)
-        << ", end of run " << fixed(last.process.heapMiB, 1) << ", shown " << fixed(r.ended.heapMiB, 1)
-        << ", window closed " << fixed(r.released.heapMiB, 1) << "\n";
+    out << "heap MiB: baseline " << fixed(r.baseline.heapMiB, 1) << ", window open "
+        << fixed(r.idle.heapMiB, 1) << ", end of run " << fixed(last.process.heapMiB, 1) << ", shown "
+        << fixed(r.ended.heapMiB, 1) << ", window closed " << fixed(r.released.heapMiB, 1) << "\n";
     out << "growth over the second half (" << g.samplesFitted << " samples, least squares): heap "
         << fixed(g.heapMiBPerHour, 1) << " MiB/h = " << fixed(g.heapKiBPer1000Requests, 0)
-        << " KiB per 1000 requests; RSS " << fixed(g.rssMiBPerHour, 1) << " MiB/h = "
-        << fixed(g.rssKiBPer1000Requests, 0) << " KiB per 1000 requests\n";
+        << " KiB per 1000 requests; RSS " << fixed(g.rssMiBPerHour, 1)
+        << " MiB/h = " << fixed(g.rssKiBPer1000Requests, 0) << " KiB per 1000 requests\n";
     out << "a finished record holds " << fixed(g.heldBytesPerRecord, 0)
         << " bytes of heap while shown; live growth per request is "
         << fixed(g.heldBytesPerRecord > 0 ? g.heapKiBPer1000Requests * 1.024 / g.heldBytesPerRecord : 0, 2)
@@ -143,10 +149,10 @@ QString describeGrowth(const SoakResult& r, const SoakGrowth& g)
     out << "GUI event loop (5 ms timer, " << r.lateness.count() << " ticks): lateness p99 "
         << fixed(g.latenessP99Ms, 2) << " ms, worst " << fixed(g.latenessWorstMs, 1)
         << " ms; GUI-thread CPU between two ticks, worst " << fixed(r.worstBusyMs, 1)
-        << " ms; stop + save + evaluation: worst lateness " << fixed(r.endWorstLatenessMs, 1)
-        << " ms, CPU " << fixed(r.endWorstBusyMs, 1) << " ms\n";
-    out << "emulators' own served-request log (cleared every sample): " << fixed(r.emulatorBytesPerRequest, 0)
-        << " bytes per request\n";
+        << " ms; stop + save + evaluation: worst lateness " << fixed(r.endWorstLatenessMs, 1) << " ms, CPU "
+        << fixed(r.endWorstBusyMs, 1) << " ms\n";
+    out << "emulators' own served-request log (cleared every sample; priming run): "
+        << fixed(r.emulatorBytesPerRequest, 0) << " bytes per request\n";
     return text;
 }
 

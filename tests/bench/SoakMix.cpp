@@ -69,14 +69,16 @@ QByteArray soakSuiteJson(int runs)
     const QJsonObject defaults {{QStringLiteral("max_tokens"), 256}, {QStringLiteral("temperature"), 0},
         {QStringLiteral("thinking"), false}, {QStringLiteral("warmup"), 0}, {QStringLiteral("runs"), runs}};
     const QJsonObject test {{QStringLiteral("id"), QStringLiteral("soak-chat")},
-        {QStringLiteral("name"), QStringLiteral("Two-turn chat")}, {QStringLiteral("category"), QStringLiteral("chat")},
+        {QStringLiteral("name"), QStringLiteral("Two-turn chat")},
+        {QStringLiteral("category"), QStringLiteral("chat")},
         {QStringLiteral("turns"),
             QJsonArray {QStringLiteral("Tell me about the weather in Paris."),
                 QStringLiteral("And what should I wear tomorrow?")}},
         {QStringLiteral("expect"), QJsonArray {QStringLiteral("w1")}}};
     const QJsonObject suite {{QStringLiteral("id"), QStringLiteral("soak")},
         {QStringLiteral("name"), QStringLiteral("Soak")},
-        {QStringLiteral("description"), QStringLiteral("One long two-turn chat test (tests/bench/SoakMix.h).")},
+        {QStringLiteral("description"),
+            QStringLiteral("One long two-turn chat test (tests/bench/SoakMix.h).")},
         {QStringLiteral("defaults"), defaults}, {QStringLiteral("tests"), QJsonArray {test}}};
     return QJsonDocument(suite).toJson();
 }

@@ -89,7 +89,8 @@ void settleAndTrim()
 bool waitForEvaluated(const MainWindow& w, int timeoutMs)
 {
     return QTest::qWaitFor(
-        [&] { return w.data().evaluation && w.data().evaluation->hasComparison && !w.data().live; }, timeoutMs);
+        [&] { return w.data().evaluation && w.data().evaluation->hasComparison && !w.data().live; },
+        timeoutMs);
 }
 
 class Soak {
@@ -135,12 +136,10 @@ public:
 
     /// The emulators keep a record of every request they served (for benchmarks that compare
     /// stamps); a soak has no use for them, and they would grow with the run.
-    qint64 clearServed()
+    void clearServed()
     {
-        const double before = sampleProcess().heapMiB;
         for (const auto& e : m_emulators)
             e->server()->clearServedRequests();
-        return qint64((before - sampleProcess().heapMiB) * 1024 * 1024);
     }
 
     std::unique_ptr<MainWindow> openWindow()
@@ -175,16 +174,28 @@ public:
         return true;
     }
 
+    /// A short run in a window closed afterwards, so that Qt's caches, the thread pool and the
+    /// emulators' connections exist before the baseline. Its requests are not cleared from the
+    /// emulators' logs until the process is quiet, to measure what that log costs per request.
     bool prime()
     {
         if (m_config.warmupRunS <= 0)
             return true;
+        int requests = 0;
         std::unique_ptr<MainWindow> w = openWindow();
+        QObject::connect(w->findChild<app::RunSession*>(), &app::RunSession::progress, w.get(),
+            [&requests](const RunProgress& p) { requests = p.done; });
         QSignalSpy finished(w.get(), &MainWindow::runFinished);
         w->startRun();
         QTest::qWait(m_config.warmupRunS * 1000);
         const bool ok = stopAndWait(*w, finished);
         w.reset();
+        settleAndTrim();
+        const double before = sampleProcess().heapMiB;
+        clearServed();
+        trimHeap();
+        if (requests > 0)
+            m_result.emulatorBytesPerRequest = (before - sampleProcess().heapMiB) * 1024 * 1024 / requests;
         return ok;
     }
 
@@ -219,13 +230,12 @@ public:
             m_result.error = QStringLiteral("the run did not start: ") + w->runPanel()->progressText();
             return;
         }
-        qint64 emulatorBytes = 0;
         const qint64 durationMs = qint64(m_config.durationS) * 1000;
         for (qint64 next = m_config.sampleMs; next <= durationMs && w->running(); next += m_config.sampleMs) {
             QTest::qWait(int(std::max<qint64>(1, next - clock.elapsed())));
             takeProbe(now.worstLatenessMs, now.worstBusyMs);
             m_result.worstBusyMs = std::max(m_result.worstBusyMs, now.worstBusyMs);
-            emulatorBytes += clearServed();
+            clearServed();
             now.atS = double(clock.elapsed()) / 1000.0;
             now.process = sampleProcess();
             m_result.samples.push_back(now);
@@ -233,7 +243,6 @@ public:
                 m_onSample(now);
         }
         m_result.runS = double(clock.elapsed()) / 1000.0;
-        const int requests = now.requests;
         if (!stopAndWait(*w, finished))
             return;
         double endLateness = 0;
@@ -246,8 +255,8 @@ public:
                 if (!rec.request.ok())
                     ++m_result.failuresByKind[failureKindId(rec.request.failure.kind)];
         }
-        emulatorBytes += clearServed();
-        m_result.emulatorBytesPerRequest = requests > 0 ? double(emulatorBytes) / requests : 0;
+        clearServed();
+        settleAndTrim(); // the views' last refreshes and old snapshots gone: what the window holds
         m_result.ended = sampleProcess();
         w.reset();
         settleAndTrim();
@@ -266,7 +275,8 @@ public:
                 m_result.recordBytes = (sampleProcess().heapMiB - m_result.released.heapMiB) * 1024 * 1024
                     / double(copy.records.size());
         } catch (const std::exception& e) {
-            m_result.error = QStringLiteral("cannot reload the saved run %1: %2").arg(saved, QString::fromUtf8(e.what()));
+            m_result.error = QStringLiteral("cannot reload the saved run %1: %2")
+                                 .arg(saved, QString::fromUtf8(e.what()));
         }
     }
 

@@ -74,8 +74,8 @@ struct SoakResult {
     /// One record's heap as a single plain copy (the saved file loaded again), for comparison
     /// with what a record costs in the window (SoakGrowth::heldBytesPerRecord).
     double recordBytes = 0;
-    /// Heap the emulators' own bookkeeping of served requests held, freed every sample (not
-    /// the app's: see docs/benchmarks.md), in bytes per request.
+    /// Heap the emulators' own log of served requests holds per request (measured on the
+    /// priming run; the soak clears it every sample, as it is the emulator's, not the app's).
     double emulatorBytesPerRequest = 0;
 };
 

@@ -68,7 +68,8 @@ int main(int argc, char** argv)
         }
     }
     if (config.durationS < 20 || config.concurrency < 1 || config.concurrency > 64 || everyS < 1) {
-        QTextStream(stderr) << "need --duration >= 20, --concurrency 1..64 (the run panel's range), --every >= 1\n";
+        QTextStream(stderr)
+            << "need --duration >= 20, --concurrency 1..64 (the run panel's range), --every >= 1\n";
         return 2;
     }
 
@@ -95,8 +96,9 @@ int main(int argc, char** argv)
     const SoakGrowth g = measureGrowth(r);
     out << describeGrowth(r, g);
     const QStringList broken = clearGrowth(r, g);
-    out << (broken.isEmpty() ? QStringLiteral("verdict: flat (every limit of tests/soak met)\n")
-                             : QStringLiteral("verdict: CLEAR GROWTH\n  ") + broken.join(QStringLiteral("\n  ")) + u'\n');
+    out << (broken.isEmpty()
+            ? QStringLiteral("verdict: flat (every limit of tests/soak met)\n")
+            : QStringLiteral("verdict: CLEAR GROWTH\n  ") + broken.join(QStringLiteral("\n  ")) + u'\n');
 
     if (!csvPath.isEmpty()) {
         QFile f(csvPath);

@@ -26,7 +26,8 @@ private Q_SLOTS:
         const SoakGrowth g = measureGrowth(r);
         qInfo().noquote() << QStringLiteral("\n") + describeGrowth(r, g);
         // Every kind of stream of the mix was seen, so the failure paths were soaked too.
-        for (const char* kind : {"malformed_stream", "disconnected", "stream_error", "server_error", "idle_timeout"})
+        for (const char* kind :
+            {"malformed_stream", "disconnected", "stream_error", "server_error", "idle_timeout"})
             QVERIFY2(r.failuresByKind.count(QString::fromLatin1(kind)), kind);
         const QStringList broken = clearGrowth(r, g);
         QVERIFY2(broken.isEmpty(), qPrintable(broken.join(u'\n')));
