@@ -259,8 +259,8 @@ public:
         settleAndTrim(); // the views' last refreshes and old snapshots gone: what the window holds
         m_result.ended = sampleProcess();
         w.reset();
-        settleAndTrim();
         clearServed();
+        settleAndTrim();
         m_result.released = sampleProcess();
         measureOneCopy(finished.first().at(1).toString());
     }
@@ -291,9 +291,8 @@ public:
         soak();
     }
 
-    std::function<void(const SoakSample&)> m_onSample;
-
 private:
+    std::function<void(const SoakSample&)> m_onSample;
     SoakConfig m_config;
     SoakResult& m_result;
     ScratchHome m_home;
