@@ -79,12 +79,12 @@ QStringList clearGrowth(const SoakResult& r, const SoakGrowth& g, const SoakLimi
                                  "(%2 bytes per request; limit %3 MiB)")
                       .arg(fixed(g.residueMiB, 1), fixed(g.residueBytesPerRequest, 0),
                           fixed(residueLimitMiB, 1));
-    const double liveLimit = limits.liveGrowthPerHeldRecord * g.heldBytesPerRecord / 1024 * 1000;
-    if (g.heapKiBPer1000Requests > liveLimit)
-        broken << QStringLiteral("heap grows %1 KiB per 1000 requests during the run, over %2× the %3 "
-                                 "bytes a finished record holds (limit %4 KiB)")
-                      .arg(fixed(g.heapKiBPer1000Requests, 0), fixed(limits.liveGrowthPerHeldRecord, 0),
-                          fixed(g.heldBytesPerRecord, 0), fixed(liveLimit, 0));
+    const double liveLimit = limits.liveCopies * r.recordBytes / 1024 * 1000;
+    if (r.recordBytes > 0 && g.heapKiBPer1000Requests > liveLimit)
+        broken << QStringLiteral("heap grows %1 KiB per 1000 requests during the run, over %2 copies of the "
+                                 "%3 bytes a record is (limit %4 KiB)")
+                      .arg(fixed(g.heapKiBPer1000Requests, 0), fixed(limits.liveCopies, 0),
+                          fixed(r.recordBytes, 0), fixed(liveLimit, 0));
     if (r.recordBytes > 0 && g.heldBytesPerRecord > limits.heldCopies * r.recordBytes)
         broken << QStringLiteral("the finished run is held more than %1 times: %2 bytes per record while "
                                  "shown, one plain copy is %3")
@@ -135,11 +135,11 @@ QString describeGrowth(const SoakResult& r, const SoakGrowth& g)
         << fixed(g.heapMiBPerHour, 1) << " MiB/h = " << fixed(g.heapKiBPer1000Requests, 0)
         << " KiB per 1000 requests; RSS " << fixed(g.rssMiBPerHour, 1)
         << " MiB/h = " << fixed(g.rssKiBPer1000Requests, 0) << " KiB per 1000 requests\n";
-    out << "a finished record holds " << fixed(g.heldBytesPerRecord, 0)
-        << " bytes of heap while shown; live growth per request is "
-        << fixed(g.heldBytesPerRecord > 0 ? g.heapKiBPer1000Requests * 1.024 / g.heldBytesPerRecord : 0, 2)
-        << "× that; one plain copy of a record (the saved file loaded again) is " << fixed(r.recordBytes, 0)
-        << " bytes\n";
+    const double copy = r.recordBytes > 0 ? r.recordBytes : 1;
+    out << "one plain copy of a record (the saved file loaded again): " << fixed(r.recordBytes, 0)
+        << " bytes; live growth per request " << fixed(g.heapKiBPer1000Requests * 1.024 / copy, 2)
+        << " copies; a finished record while shown " << fixed(g.heldBytesPerRecord, 0) << " bytes ("
+        << fixed(g.heldBytesPerRecord / copy, 2) << " copies)\n";
     out << "residue after the window closed: " << fixed(g.residueMiB, 2) << " MiB ("
         << fixed(g.residueBytesPerRequest, 1) << " bytes per request)\n";
     out << "descriptors: baseline " << g.fdsBaseline << ", after warm-up " << g.fdsAfterWarmup << ", max "

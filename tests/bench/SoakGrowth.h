@@ -40,10 +40,10 @@ struct SoakLimits {
     /// forgetting to free any per-request object leaves at least a few hundred bytes each.
     double residueBytesPerRequest = 256;
     double residueFloorMiB = 4; ///< below this: Qt's caches (1.5–1.7 MiB measured), not the run's
-    /// Live heap growth per request at most this many times what a finished record costs: the
-    /// live run holds its records twice (the session's result and the runner's), plus the
-    /// snapshot being shown.
-    double liveGrowthPerHeldRecord = 4;
+    /// Live heap growth per request, in plain copies of a record (the saved file loaded again).
+    /// The live run holds ~3.5 (3.1–3.6 measured): the session's result, the runner's, the
+    /// snapshot shown and the one being evaluated.
+    double liveCopies = 6;
     /// Heap a finished, shown record holds, in plain copies of it (the saved file loaded
     /// again): the result once, plus what the evaluation and the views derive (~0.6 measured).
     /// A second copy kept somewhere (the runner's, before it handed its result over) is 2.5.
