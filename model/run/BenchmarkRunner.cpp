@@ -550,7 +550,10 @@ void BenchmarkRunner::completeRun()
         for (auto& [key, slot] : lane->streams)
             slot->client->deleteLater(); // we may be inside one of its signals
     m_lanes.clear();
-    Q_EMIT finished(m_result, m_stats);
+    // Handed over, not kept: the owner holds the finished result (often tens of thousands of
+    // records), and a copy left here would stay allocated until the next run starts.
+    const RunResult result = std::exchange(m_result, RunResult());
+    Q_EMIT finished(result, m_stats);
 }
 
 void BenchmarkRunner::cancel()

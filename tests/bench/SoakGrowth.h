@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What grew during a soak run, and whether that is clear growth (a leak) or the data the run
+// holds by design: every finished request stays in memory as a record until the run is saved
+// and the window closed.
+
+#include "tests/bench/SoakRun.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace qs::test {
+
+struct SoakGrowth {
+    int samplesFitted = 0; ///< the second half of the run (the first half is warm-up)
+    int requests = 0; ///< finished during the run
+    double requestsPerS = 0;
+    // Least-squares slopes over the second half.
+    double heapKiBPer1000Requests = 0;
+    double rssKiBPer1000Requests = 0;
+    double heapMiBPerHour = 0; ///< per hour of this run (at its request rate)
+    double rssMiBPerHour = 0;
+    /// What one finished record costs while shown: heap freed when the window holding the
+    /// saved, evaluated result was closed, per record.
+    double heldBytesPerRecord = 0;
+    /// Heap still allocated after the soak window closed, beyond the baseline (the leak).
+    double residueMiB = 0;
+    double residueBytesPerRequest = 0;
+    int fdsAfterWarmup = 0, fdsMax = 0, fdsBaseline = 0, fdsReleased = 0;
+    int threadsAfterWarmup = 0, threadsMax = 0, threadsBaseline = 0, threadsReleased = 0;
+    double latenessP99Ms = 0, latenessWorstMs = 0;
+};
+
+SoakGrowth measureGrowth(const SoakResult& result);
+
+/// What "clear growth" means (docs/benchmarks.md, "Soak"); generous, so a loaded 2-core CI
+/// machine passes and a real leak does not.
+struct SoakLimits {
+    /// Heap left after the window closed, per request of the run. A record is kilobytes;
+    /// forgetting to free any per-request object leaves at least a few hundred bytes each.
+    double residueBytesPerRequest = 256;
+    double residueFloorMiB = 4; ///< below this: Qt's caches (1.5–1.7 MiB measured), not the run's
+    /// Live heap growth per request, in plain copies of a record (the saved file loaded again).
+    /// The live run holds ~3.5 (3.1–3.6 measured): the session's result, the runner's, the
+    /// snapshot shown and the one being evaluated.
+    double liveCopies = 6;
+    /// Heap a finished, shown record holds, in plain copies of it (the saved file loaded
+    /// again): the result once, plus what the evaluation and the views derive (~0.6 measured).
+    /// A second copy kept somewhere (the runner's, before it handed its result over) is 2.5.
+    double heldCopies = 2;
+    int extraFds = 2; ///< descriptors open after the window closed, beyond the baseline
+    int fdDrift = 32; ///< second half: max − value after warm-up (connections come and go)
+    int threadDrift = 8; ///< the same for threads (the thread pool grows and shrinks)
+    /// The most GUI-thread CPU between two 5 ms ticks during the live run: work of ours that
+    /// did not return to the event loop (lateness includes the machine's load; this does not).
+    double guiBusyMs = 250;
+};
+
+/// Every limit broken, each as one line saying what grew by how much; empty when flat.
+QStringList clearGrowth(const SoakResult& result, const SoakGrowth& growth, const SoakLimits& limits = {});
+
+/// The summary block of bench_soak (and of the test's log).
+QString describeGrowth(const SoakResult& result, const SoakGrowth& growth);
+
+} // namespace qs::test
