@@ -3,6 +3,7 @@
 #include "app/Commands.h"
 #include "app/EndpointSpec.h"
 #include "app/JudgeSteps.h"
+#include "app/RescueSave.h"
 #include "app/Terminal.h"
 #include "model/core/Suite.h"
 #include "model/run/RunController.h"
@@ -250,11 +251,20 @@ int runRun(const QStringList& args)
     QObject::connect(&controller, &RunController::finished, [&](const RunResult& result, const RunStats&) {
         if (tty && !quiet)
             err << "\r\033[K";
-        const QString saveError = saveResults(result, outPath);
-        if (!saveError.isEmpty()) {
-            err << "quantscope run: could not save " << outPath << ": " << saveError
-                << "\nNothing is lost: every finished request is in " << request.journalPath
-                << "; recover it with quantscope recover " << request.journalPath << " --out FILE\n";
+        const SaveOutcome outcome = saveOrRescue(result, outPath);
+        if (!outcome.error.isEmpty()) {
+            err << "quantscope run: could not save " << outPath << ": " << outcome.error << '\n';
+            if (!outcome.savedTo.isEmpty()) {
+                // The journal stays: it is the only copy where the user looks for the run.
+                err << "The " << result.records.size() << " requests were saved instead to " << outcome.savedTo
+                    << "; move it where it belongs (the journal " << request.journalPath << " is kept)\n";
+            } else {
+                err << "The rescue copy failed too: " << outcome.rescueError << '\n'
+                    << "What the journal could write is in " << request.journalPath
+                    << " (the warnings above say whether it missed any); free some space and recover it"
+                       " with quantscope recover "
+                    << request.journalPath << " --out FILE\n";
+            }
             exitCode = 1;
         } else {
             QFile::remove(request.journalPath);
