@@ -193,6 +193,7 @@ std::optional<RunEndpoint> EndpointResolver::resolve(const EndpointSpec& spec, q
                               + QStringLiteral("; judge: sim:") + emu::simulatedJudgeName());
             return std::nullopt;
         }
+        config->servedLogLimit = 64; // the app never reads it; an hours-long run must not grow it
         auto thread = std::make_unique<emu::EmulatorThread>();
         if (!thread->start(*config)) {
             error = QStringLiteral("could not open a loopback port for %1").arg(spec.url);

@@ -256,8 +256,9 @@ int runRun(const QStringList& args)
             err << "quantscope run: could not save " << outPath << ": " << outcome.error << '\n';
             if (!outcome.savedTo.isEmpty()) {
                 // The journal stays: it is the only copy where the user looks for the run.
-                err << "The " << result.records.size() << " requests were saved instead to " << outcome.savedTo
-                    << "; move it where it belongs (the journal " << request.journalPath << " is kept)\n";
+                err << "The " << result.records.size() << " requests were saved instead to "
+                    << outcome.savedTo << "; move it where it belongs (the journal " << request.journalPath
+                    << " is kept)\n";
             } else {
                 err << "The rescue copy failed too: " << outcome.rescueError << '\n'
                     << "What the journal could write is in " << request.journalPath

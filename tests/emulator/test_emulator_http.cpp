@@ -336,6 +336,23 @@ TEST(EmulatorHttp, KeepAliveServesSeveralRequestsOnOneConnection)
     EXPECT_EQ(emu.server()->servedRequests().size(), 3u);
 }
 
+TEST(EmulatorHttp, ServedLogKeepsOnlyItsLimit)
+{
+    ServerConfig config = baseConfig(Dialect::Vllm);
+    config.servedLogLimit = 2; // what the app's simulated endpoints do, so long runs stay flat
+    EmulatorThread emu;
+    ASSERT_TRUE(emu.start(config));
+    TestClient client(emu.server()->port());
+    for (int i = 0; i < 7; ++i) {
+        client.postJson("/v1/chat/completions", chatBody(false));
+        EXPECT_EQ(client.read().status, 200);
+    }
+    // Dropped in batches: never more than twice the limit, never fewer than the limit.
+    const std::size_t kept = emu.server()->servedRequests().size();
+    EXPECT_GE(kept, 2u);
+    EXPECT_LT(kept, 4u);
+}
+
 TEST(EmulatorHttp, PipelinedRequestsAreAnsweredInOrder)
 {
     EmulatorThread emu;

@@ -15,6 +15,7 @@
 #include <QStringList>
 #include <QUrl>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -168,6 +169,10 @@ struct ServerConfig {
     /// `--disable-log-stats` (no `vllm:` series). On by default here, unlike the real servers'
     /// defaults, because the telemetry tests and the simulated endpoints want it.
     bool metricsEnabled = true;
+    /// How many served requests servedRequests() keeps (the oldest dropped first; a request
+    /// still streaming when dropped is simply no longer recorded). Tests keep all of them; the
+    /// app's simulated endpoints keep a few, so an hours-long run does not grow the log.
+    std::size_t servedLogLimit = std::numeric_limits<std::size_t>::max();
 
     // ---- logprobs (docs/emulator.md, "Logprobs") ------------------------------------------
     /// vLLM `--max-logprobs`: a larger `top_logprobs` is a 400; -1 means the vocabulary.

@@ -27,6 +27,10 @@ quint64 ServerState::addServed(ServedRequest request)
     std::lock_guard lock(m_mutex);
     const quint64 serial = m_nextSerial++;
     m_served.emplace_back(serial, std::move(request));
+    // Dropped in batches of the limit, so a long run pays O(1) per request on average.
+    const std::size_t limit = std::max<std::size_t>(m_config.servedLogLimit, 1);
+    if (m_served.size() > limit && m_served.size() - limit >= limit) // twice the limit
+        m_served.erase(m_served.begin(), m_served.end() - std::ptrdiff_t(limit));
     return serial;
 }
 
