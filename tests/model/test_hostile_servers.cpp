@@ -30,7 +30,8 @@ const QByteArray SseHead = emu::httpHead("200 OK", "Content-Type: text/event-str
 QByteArray event(const char* content, const char* finish = nullptr)
 {
     const QByteArray f = finish ? QByteArray("\"") + finish + "\"" : QByteArray("null");
-    return QByteArray(R"(data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":")")
+    return QByteArray(
+               R"(data: {"id":"x","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":")")
         + content + R"("},"finish_reason":)" + f + "}]}\n\n";
 }
 const QByteArray GoodStream = event("Hello") + event(" world", "stop") + "data: [DONE]\n\n";
@@ -78,15 +79,16 @@ HostileServer serve(std::function<void(HostileConnection&)> play)
 }
 } // namespace
 
-TEST(HostileServer, EndlessHeaderLinesAreRefusedAt256KiB)
+TEST(HostileServer, EndlessHeaderLinesAreRefusedAtTheFieldOrByteLimit)
 {
     HostileServer server = serve([](HostileConnection& c) {
         c.send("HTTP/1.1 200 OK\r\n");
-        c.sendRepeated("X-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n", -1);
+        c.sendRepeated(
+            "X-Pad: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n", -1);
     });
     const Result r = request(server);
     EXPECT_EQ(r.record.failure.kind, FailureKind::NotOpenAiCompatible) << text(r.record);
-    EXPECT_TRUE(r.record.failure.summary.contains(QStringLiteral("headers"))) << text(r.record);
+    EXPECT_TRUE(r.record.failure.summary.contains(QStringLiteral("header fields"))) << text(r.record);
     EXPECT_LT(r.ms, FirstByteMs + Slack);
     EXPECT_LT(server.bytesWritten(), MaxWritten);
 }
@@ -124,7 +126,8 @@ TEST(HostileServer, AbsurdChunkSizesAreRefused)
     for (const char* size : {"8000000000000000", "ffffffffffffffffffff", "7fffffffffffffff", "40000001"}) {
         SCOPED_TRACE(size);
         HostileServer server = serve([size](HostileConnection& c) {
-            c.send(emu::httpHead("200 OK", "Content-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"));
+            c.send(
+                emu::httpHead("200 OK", "Content-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"));
             c.send(QByteArray(size) + "\r\n");
             c.sendRepeated(GoodStream, -1);
         });
@@ -180,10 +183,10 @@ TEST(HostileServer, AStreamOfValidEventsThatNeverEndsStopsPastMaxTokens)
     HostileServer server = serve([](HostileConnection& c) {
         c.send(SseHead);
         while (c.send(event("tok")))
-            std::this_thread::sleep_for(std::chrono::milliseconds(20)); // steady: the idle timer never fires
+            std::this_thread::sleep_for(std::chrono::milliseconds(5)); // steady: the idle timer never fires
     });
     const Result r = request(server, 8);
-    EXPECT_EQ(r.record.failure.kind, FailureKind::StreamError) << text(r.record);
+    EXPECT_EQ(r.record.failure.kind, FailureKind::MalformedStream) << text(r.record);
     EXPECT_TRUE(r.record.failure.summary.contains(QStringLiteral("max_tokens"))) << text(r.record);
     EXPECT_TRUE(r.record.response.content.startsWith(QStringLiteral("toktok")));
     EXPECT_LT(r.ms, 10 * IdleMs);
@@ -201,14 +204,14 @@ TEST(HostileServer, KeepAliveCommentsForeverAreNotProgress)
     EXPECT_LT(r.ms, FirstByteMs + Slack);
 }
 
-TEST(HostileServer, AnErrorBodyTrickledForeverEndsAtTheIdleTimeout)
+TEST(HostileServer, AnErrorBodyTrickledForeverEndsAtTheIdleTimeoutAndKeepsItsStatus)
 {
     HostileServer server = serve([](HostileConnection& c) {
         c.send(emu::httpHead("500 Internal Server Error", "Content-Type: application/json\r\n"));
         c.trickle(R"({"error":{"message":"slow)", 100, true);
     });
     const Result r = request(server);
-    EXPECT_EQ(r.record.failure.kind, FailureKind::IdleTimeout) << text(r.record);
+    EXPECT_EQ(r.record.failure.kind, FailureKind::ServerError) << text(r.record); // the status says most
     EXPECT_EQ(r.record.failure.httpStatus, 500);
     EXPECT_LT(r.ms, FirstByteMs + IdleMs + Slack);
 }
@@ -218,13 +221,14 @@ TEST(HostileServer, AContentLengthLongerThanTheBodyThenCloseKeepsWhatArrived)
     HostileServer server = serve([](HostileConnection& c) {
         const QByteArray body = event("Hello") + event(" wor");
         c.send(emu::httpHead("200 OK",
-                   "Content-Type: text/event-stream\r\nContent-Length: " + QByteArray::number(body.size() + 1000)
-                       + "\r\n")
+                   "Content-Type: text/event-stream\r\nContent-Length: "
+                       + QByteArray::number(body.size() + 1000) + "\r\n")
             + body);
     });
     const Result r = request(server);
     EXPECT_EQ(r.record.failure.kind, FailureKind::Disconnected) << text(r.record);
-    EXPECT_TRUE(r.record.failure.summary.contains(QStringLiteral("1000 bytes before the end"))) << text(r.record);
+    EXPECT_TRUE(r.record.failure.summary.contains(QStringLiteral("1000 bytes before the end")))
+        << text(r.record);
     EXPECT_EQ(r.record.response.content, QStringLiteral("Hello wor"));
     EXPECT_LT(r.ms, Slack);
 }
@@ -234,8 +238,8 @@ TEST(HostileServer, AContentLengthLongerThanTheBodyThenHangEndsAtTheIdleTimeout)
     HostileServer server = serve([](HostileConnection& c) {
         const QByteArray body = event("Hello");
         c.send(emu::httpHead("200 OK",
-                   "Content-Type: text/event-stream\r\nContent-Length: " + QByteArray::number(body.size() + 1000)
-                       + "\r\n")
+                   "Content-Type: text/event-stream\r\nContent-Length: "
+                       + QByteArray::number(body.size() + 1000) + "\r\n")
             + body);
         c.hang();
     });
@@ -319,7 +323,8 @@ TEST(HostileServer, AnUnaskedCompressedBodyIsRefusedByName)
     });
     const Result r = request(server);
     EXPECT_EQ(r.record.failure.kind, FailureKind::NotOpenAiCompatible) << text(r.record);
-    EXPECT_TRUE(r.record.failure.summary.contains(QStringLiteral("Content-Encoding: gzip"))) << text(r.record);
+    EXPECT_TRUE(r.record.failure.summary.contains(QStringLiteral("Content-Encoding: gzip")))
+        << text(r.record);
     EXPECT_TRUE(r.record.failure.advice.contains(QStringLiteral("compression"))) << text(r.record);
     EXPECT_LT(r.ms, Slack);
 }

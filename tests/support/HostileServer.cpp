@@ -246,7 +246,9 @@ QByteArray httpHead(const QByteArray& status, const QByteArray& headers)
 
 QByteArray httpResponse(const QByteArray& status, const QByteArray& contentType, const QByteArray& body)
 {
-    return httpHead(status, "Content-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n")
+    return httpHead(status,
+               "Content-Type: " + contentType + "\r\nContent-Length: " + QByteArray::number(body.size())
+                   + "\r\n")
         + body;
 }
 
