@@ -5,6 +5,7 @@
 #include "ClientTestSupport.h"
 #include "RunTestSupport.h"
 #include "SuiteFixtures.h"
+#include "model/wire/EndpointProbe.h"
 #include "tests/support/HostileServer.h"
 
 #include <QElapsedTimer>
@@ -345,6 +346,54 @@ TEST(HostileServer, RedirectsAreNamedAndNeverFollowed)
         EXPECT_EQ(r.record.failure.httpStatus, QByteArray(status).left(3).toInt());
         EXPECT_EQ(server.posts(), 1);
         EXPECT_LT(r.ms, Slack);
+    }
+}
+
+TEST(HostileServer, TheProbeNamesARedirectingEndpointAndStopsOnEndlessOrTrickledAnswers)
+{
+    {
+        HostileServer server(
+            [](HostileConnection& c, int) {
+                c.send(emu::httpHead("301 Moved Permanently",
+                    "Location: https://127.0.0.1:1/v1/models\r\nContent-Length: 0\r\n"));
+                return true;
+            },
+            false);
+        const ProbeResult p = probeBlocking(endpointAt(server), 1);
+        EXPECT_EQ(p.failure.kind, FailureKind::InvalidUrl) << p.failure.text().toStdString();
+        EXPECT_TRUE(p.failure.summary.contains(QStringLiteral("redirects to https://127.0.0.1:1/v1/models")))
+            << p.failure.text().toStdString();
+    }
+    {
+        HostileServer server(
+            [](HostileConnection& c, int) {
+                c.send(emu::httpHead("200 OK", "Content-Type: application/json\r\n") + "{\"data\":[\"");
+                c.sendRepeated("x", -1);
+                return false;
+            },
+            false);
+        QElapsedTimer t;
+        t.start();
+        const ProbeResult p = probeBlocking(endpointAt(server), 1);
+        EXPECT_TRUE(p.failure.summary.contains(QStringLiteral("8 MiB"))) << p.failure.text().toStdString();
+        EXPECT_LT(t.elapsed(), Slack);
+        EXPECT_LT(server.bytesWritten(), MaxWritten);
+    }
+    {
+        HostileServer server(
+            [](HostileConnection& c, int) {
+                c.send(emu::httpHead("200 OK", "Content-Type: application/json\r\n"));
+                c.trickle("{\"data\":[", 100, true);
+                return false;
+            },
+            false);
+        Endpoint e = endpointAt(server);
+        e.timeouts.totalMs = 2000;
+        QElapsedTimer t;
+        t.start();
+        const ProbeResult p = probeBlocking(e, 1);
+        EXPECT_EQ(p.failure.kind, FailureKind::TotalTimeout) << p.failure.text().toStdString();
+        EXPECT_LT(t.elapsed(), e.timeouts.totalMs + Slack);
     }
 }
 

@@ -162,8 +162,9 @@ void HostileConnection::hang()
     }
 }
 
-HostileServer::HostileServer(Script script)
+HostileServer::HostileServer(Script script, bool friendlyGets)
     : m_script(std::move(script))
+    , m_friendlyGets(friendlyGets)
 {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr {};
@@ -223,7 +224,7 @@ void HostileServer::serve(int fd)
     HostileConnection c(fd, m_written, m_stopping);
     int postIndex = 0;
     while (c.readRequest()) {
-        if (c.method() == "POST") {
+        if (c.method() == "POST" || !m_friendlyGets) {
             ++m_posts;
             if (!m_script(c, postIndex++))
                 return;

@@ -57,15 +57,16 @@ private:
 /// compression, redirect loops, mutated streams. Each connection runs in a thread of its own.
 ///
 /// GET requests get friendly answers (a model list at /v1/models, a JSON 404 elsewhere) so the
-/// endpoint probe passes; every POST is handed to the script, with the connection-wide index of
-/// the POST (0, 1, …) so a script can vary its behaviour per request. After the script returns
-/// the connection reads the next request, unless the script closed it (returned false).
+/// endpoint probe passes, unless asked otherwise; every POST is handed to the script, with the
+/// connection-wide index of the POST (0, 1, …) so a script can vary its behaviour per request. After the
+/// script returns the connection reads the next request, unless the script closed it (returned false).
 class HostileServer {
 public:
     /// Plays one POST. Return false to close the connection afterwards.
     using Script = std::function<bool(HostileConnection& connection, int postIndex)>;
 
-    explicit HostileServer(Script script);
+    /// `friendlyGets` false: GET requests go to the script too.
+    explicit HostileServer(Script script, bool friendlyGets = true);
     ~HostileServer(); ///< stops: closes every connection and joins every thread
     HostileServer(const HostileServer&) = delete;
     HostileServer& operator=(const HostileServer&) = delete;
@@ -82,6 +83,7 @@ private:
     void serve(int fd);
 
     Script m_script;
+    bool m_friendlyGets = true;
     int m_listenFd = -1;
     quint16 m_port = 0;
     std::atomic<bool> m_stopping {false};
