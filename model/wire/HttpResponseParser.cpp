@@ -213,11 +213,14 @@ void HttpResponseParser::feedBody(QByteArray& body)
     for (;;) {
         switch (m_chunkState) {
         case ChunkState::Size: {
-            if (!takeLine(m_buffer, line)) {
-                if (m_buffer.size() > MaxChunkSizeLine)
-                    fail(QStringLiteral("a chunk size line longer than 4 KiB in a chunked response"));
+            // Measured before the line is complete, so that any split of the input fails alike.
+            const qsizetype lf = m_buffer.indexOf('\n');
+            if ((lf < 0 ? m_buffer.size() : lf) > MaxChunkSizeLine) {
+                fail(QStringLiteral("a chunk size line longer than 4 KiB in a chunked response"));
                 return;
             }
+            if (!takeLine(m_buffer, line))
+                return;
             const qsizetype semicolon = line.indexOf(';'); // chunk extensions are ignored
             const QByteArray hex = (semicolon < 0 ? line : line.left(semicolon)).trimmed();
             m_remaining = parseChunkSize(hex);
@@ -264,13 +267,13 @@ void HttpResponseParser::feedBody(QByteArray& body)
                     fail(QStringLiteral("the HTTP response trailers exceed 256 KiB"));
                 return;
             }
-            if (line.isEmpty()) {
-                m_state = State::Complete;
-                return;
-            }
             m_headerBytes += line.size() + 2; // trailer fields are ignored, but bounded
             if (m_headerBytes > MaxHeaderBytes) {
                 fail(QStringLiteral("the HTTP response trailers exceed 256 KiB"));
+                return;
+            }
+            if (line.isEmpty()) {
+                m_state = State::Complete;
                 return;
             }
             break;

@@ -103,7 +103,7 @@ void SseParser::feed(QByteArrayView bytes, qint64 stampNs, std::vector<SseEvent>
     while (p < end) {
         const char* eol = scanner.next(p);
         if (eol == end) {
-            if (fitsOrFail(m_line.size() + (end - p), "a stream line without a line end"))
+            if (fitsOrFail(m_line.size() + (end - p), "a stream line"))
                 m_line.append(p, end - p); // unterminated: wait for the rest
             break;
         }

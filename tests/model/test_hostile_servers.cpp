@@ -80,6 +80,106 @@ HostileServer serve(std::function<void(HostileConnection&)> play)
 }
 } // namespace
 
+// The parsers' limits on their own, fed whole and in pieces (the fuzz targets' split property).
+namespace {
+HttpResponseParser parseHttp(const QByteArray& wire, qsizetype piece)
+{
+    HttpResponseParser p;
+    QByteArray body;
+    for (qsizetype i = 0; i < wire.size() && !p.failed(); i += piece)
+        p.feed(QByteArrayView(wire).sliced(i, qMin(piece, wire.size() - i)), body);
+    return p;
+}
+
+std::vector<SseEvent> feedSse(SseParser& p, const QByteArray& stream, qsizetype piece)
+{
+    std::vector<SseEvent> out;
+    for (qsizetype i = 0; i < stream.size(); i += piece)
+        p.feed(QByteArrayView(stream).sliced(i, qMin(piece, stream.size() - i)), 1, out);
+    return out;
+}
+} // namespace
+
+TEST(HostileLimits, HeadersArrivingWholeInOneReadAreBoundedToo)
+{
+    QByteArray wire = "HTTP/1.1 200 OK\r\n";
+    for (int i = 0; i < 100; ++i)
+        wire += "X-Pad-" + QByteArray::number(i) + ": " + QByteArray(3000, 'a') + "\r\n";
+    wire += "\r\n";
+    for (const qsizetype piece : {wire.size(), qsizetype(1000), qsizetype(7)}) {
+        const HttpResponseParser p = parseHttp(wire, piece);
+        EXPECT_TRUE(p.failed()) << piece;
+        EXPECT_EQ(p.error(), QStringLiteral("the HTTP response headers exceed 256 KiB")) << piece;
+    }
+    QByteArray many = "HTTP/1.1 200 OK\r\n";
+    for (int i = 0; i < 300; ++i)
+        many += "X: 1\r\n";
+    EXPECT_TRUE(
+        parseHttp(many + "\r\n", many.size() + 2).error().contains(QStringLiteral("256 header fields")));
+}
+
+TEST(HostileLimits, ChunkSizesParseWithoutOverflowAndFailAlikeWholeOrSplit)
+{
+    const QByteArray head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n";
+    const struct {
+        QByteArray size;
+        const char* error;
+    } cases[] = {
+        {"8000000000000000", "absurd chunk size"},
+        {"ffffffffffffffffffff", "malformed chunk size"},
+        {"0x10", "malformed chunk size"},
+        {"-1", "malformed chunk size"},
+        {QByteArray(5000, '0') + "5", "longer than 4 KiB"},
+    };
+    for (const auto& c : cases) {
+        const QByteArray wire = head + c.size + "\r\nhello\r\n0\r\n\r\n";
+        const HttpResponseParser whole = parseHttp(wire, wire.size());
+        const HttpResponseParser split = parseHttp(wire, 3);
+        EXPECT_TRUE(whole.error().contains(QLatin1String(c.error))) << whole.error().toStdString();
+        EXPECT_EQ(whole.error(), split.error());
+    }
+    // The largest legitimate sizes still parse, upper or lower case, with extensions.
+    const QByteArray ok = head + "5;ext=1\r\nhello\r\nA\r\n0123456789\r\n0\r\n\r\n";
+    EXPECT_TRUE(parseHttp(ok, ok.size()).complete());
+    EXPECT_TRUE(parseHttp(ok, 1).complete());
+}
+
+TEST(HostileLimits, StreamLinesAreBoundedButTheLargestRealEventsPass)
+{
+    const qint64 stamp = 1;
+    // A 7 MiB event (one tool call's arguments in one piece) passes, whole or in pieces.
+    const QByteArray big = "data: {\"x\":\"" + QByteArray(7 << 20, 'a') + "\"}\n\n";
+    for (const qsizetype piece : {big.size(), qsizetype(65536)}) {
+        SseParser p;
+        const std::vector<SseEvent> out = feedSse(p, big, piece);
+        EXPECT_FALSE(p.failed());
+        ASSERT_EQ(out.size(), 1u);
+        EXPECT_EQ(out[0].data.size(), big.size() - 8);
+    }
+    // A 9 MiB line fails, whole or in pieces, with the same reason, and lets nothing through.
+    const QByteArray huge = "data: ok\n\ndata: " + QByteArray(9 << 20, 'a') + "\n\n";
+    QString reason;
+    for (const qsizetype piece : {huge.size(), qsizetype(65536)}) {
+        SseParser p;
+        std::vector<SseEvent> out = feedSse(p, huge, piece);
+        EXPECT_TRUE(p.failed());
+        EXPECT_LT(p.pendingBytes(), SseParser::MaxEventBytes);
+        p.finish(stamp, out);
+        ASSERT_EQ(out.size(), 1u);
+        EXPECT_EQ(out[0].data, "ok");
+        EXPECT_TRUE(reason.isEmpty() || reason == p.error());
+        reason = p.error();
+    }
+    EXPECT_EQ(reason, QStringLiteral("a stream line longer than 8 MiB"));
+    // Many lines that together pass the limit in one event fail too.
+    SseParser p;
+    std::vector<SseEvent> out;
+    for (int i = 0; i < 9; ++i)
+        p.feed(QByteArray("data: " + QByteArray(1 << 20, 'b') + "\n"), stamp, out);
+    EXPECT_TRUE(p.failed());
+    EXPECT_TRUE(out.empty());
+}
+
 TEST(HostileServer, EndlessHeaderLinesAreRefusedAtTheFieldOrByteLimit)
 {
     HostileServer server = serve([](HostileConnection& c) {
