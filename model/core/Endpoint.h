@@ -17,10 +17,18 @@ QString runtimeName(Runtime runtime); ///< "llama-server", "vllm", "sglang", "ot
 std::optional<Runtime> runtimeFromName(const QString& name); ///< inverse of runtimeName, case-insensitive
 
 /// Timeouts of one request, all in milliseconds; 0 disables one.
+///
+/// They count progress, not bytes, so a trickling server cannot hold a run: for a stream, a
+/// complete data event (keep-alive comments and partial lines are not progress); for any other
+/// body, its first byte (the rest must follow within idleMs). Header bytes never count. A stream
+/// of valid events that never ends is stopped by the client past max_tokens (StreamingClient),
+/// so totalMs can stay 0 without a hostile server holding a run forever.
 struct Timeouts {
     int connectMs = 5000; ///< TCP (and TLS) connection established
-    int firstByteMs = 300000; ///< request written -> first response byte (prefill of long prompts, queueing)
-    int idleMs = 60000; ///< silence between two reads once the response has started
+    /// request written -> first progress (for a stream: first data event): prefill of long
+    /// prompts, queueing
+    int firstByteMs = 300000;
+    int idleMs = 60000; ///< no progress for this long once the response has started
     int totalMs = 0; ///< whole request; 0 = no limit (a slow but steady stream is not an error)
     bool operator==(const Timeouts&) const = default;
 };

@@ -44,8 +44,15 @@ EndpointProbe::EndpointProbe(QObject* parent)
 {
     connect(m_connection, &HttpConnection::finished, this, &EndpointProbe::onExchangeFinished);
     m_connection->onBody = [this](QByteArrayView body, qint64) {
-        if (m_body.size() < 8 * 1024 * 1024) // properties can be large (chat templates), not unbounded
-            m_body.append(body);
+        // Properties can be large (chat templates), not unbounded: an endless body ends the read.
+        if (m_body.size() + body.size() > 8 * 1024 * 1024) {
+            m_connection->abort(makeFailure(FailureKind::NotOpenAiCompatible,
+                QStringLiteral("The answer to a probe request is larger than 8 MiB"),
+                QStringLiteral("Property endpoints answer a few KiB: check that the URL points at an "
+                               "inference server.")));
+            return;
+        }
+        m_body.append(body);
     };
 }
 
@@ -89,6 +96,16 @@ void EndpointProbe::start(const Endpoint& endpoint, int rttSamples)
         ctx.hostPort = QStringLiteral("%1:%2")
                            .arg(m_result.endpoint.baseUrl.host())
                            .arg(m_result.endpoint.baseUrl.port(80));
+        if (r.status / 100 == 2 && r.failure.isFailure()) { // headers, then a body that never came whole
+            m_result.failure = r.failure;
+            m_queue.clear();
+            return;
+        }
+        if (r.status / 100 == 3) {
+            m_result.failure = classifyRedirect(r.status, r.location, ctx);
+            m_queue.clear();
+            return;
+        }
         if (r.status / 100 != 2) {
             m_result.failure = classifyHttpError(r.status, r.body, r.contentType, ctx);
             if (r.status == 404)
@@ -283,6 +300,8 @@ void EndpointProbe::next()
     // Property endpoints answer at once; a server that takes longer than this is not healthy.
     request.timeouts.firstByteMs
         = qMin(request.timeouts.firstByteMs > 0 ? request.timeouts.firstByteMs : 10000, 10000);
+    // …and whole within 30 s: a trickled or endless answer must not hold the probe (and the run).
+    request.timeouts.totalMs = qMin(request.timeouts.totalMs > 0 ? request.timeouts.totalMs : 30000, 30000);
     request.headers = {{"Accept", "application/json"}};
     const QString key = m_result.endpoint.apiKey();
     if (!key.isEmpty())
@@ -299,6 +318,7 @@ void EndpointProbe::onExchangeFinished()
         reply.status = http.statusCode();
         reply.contentType = http.header("content-type");
         reply.server = http.header("server");
+        reply.location = http.header("location");
         m_result.reachable = true;
         if (m_result.serverHeader.isEmpty())
             m_result.serverHeader = QString::fromLatin1(reply.server);

@@ -98,6 +98,7 @@ private:
         QByteArray body;
         QByteArray contentType;
         QByteArray server;
+        QByteArray location; ///< of a 3xx, quoted in the failure
         Failure failure;
         double roundTripMs = 0;
     };

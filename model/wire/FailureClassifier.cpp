@@ -230,6 +230,25 @@ Failure classifyHttpError(
     return f;
 }
 
+Failure classifyRedirect(int status, QByteArrayView location, const FailureContext& ctx)
+{
+    const QString target
+        = QString::fromUtf8(location.first(qMin<qsizetype>(300, location.size())).toByteArray());
+    Failure f;
+    f.kind = FailureKind::InvalidUrl;
+    f.httpStatus = status;
+    f.summary = target.isEmpty()
+        ? QStringLiteral("HTTP %1: %2%3 answered with a redirect that names no target")
+              .arg(status)
+              .arg(ctx.hostPort, ctx.path)
+        : QStringLiteral("HTTP %1: %2%3 redirects to %4").arg(status).arg(ctx.hostPort, ctx.path, target);
+    f.advice = QStringLiteral(
+        "Quantscope does not follow redirects (a request must not be re-sent blindly, and a loop must "
+        "not hold a run). Set the endpoint's base URL to where the server points (often https:// or "
+        "another port or path prefix).");
+    return f;
+}
+
 Failure classifyStreamError(const ServerError& e, const FailureContext& ctx)
 {
     if (isContextMessage(e))

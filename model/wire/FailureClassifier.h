@@ -30,6 +30,10 @@ struct FailureContext {
 Failure classifyHttpError(
     int status, QByteArrayView body, QByteArrayView contentType, const FailureContext& ctx);
 
+/// A 3xx answer. Never followed: a POST must not be re-sent blindly, and a redirect loop must
+/// not hold a run. The summary names where the server points, so the user can fix the URL.
+Failure classifyRedirect(int status, QByteArrayView location, const FailureContext& ctx);
+
 /// An error object the server sent inside a 200 stream.
 Failure classifyStreamError(const ServerError& error, const FailureContext& ctx);
 

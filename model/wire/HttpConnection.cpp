@@ -47,6 +47,7 @@ void HttpConnection::start(Request request)
     m_busy = true;
     m_retriedStale = false;
     m_keepAlives = 0;
+    m_bytesSinceActivity = 0;
     m_timing.startNs = monotonicNs();
     const QUrl& u = m_request.url;
     const bool tls = u.scheme() == u"https";
@@ -160,13 +161,21 @@ void HttpConnection::onReadyRead()
         return;
     if (!m_timing.firstByteNs)
         m_timing.firstByteNs = stamp;
-    if (!m_activityFromCaller)
-        noteActivity(stamp);
+    m_bytesSinceActivity += bytes.size();
     const bool hadHeaders = m_parser.headersComplete();
     m_bodyScratch.clear();
     m_parser.feed(bytes, m_bodyScratch);
+    // Header bytes are not progress: a server that trickles an endless header must meet the
+    // first-byte deadline, not restart the idle timer with every byte.
+    if (!m_activityFromCaller && m_parser.headersComplete())
+        noteActivity(stamp);
     if (!hadHeaders && m_parser.headersComplete()) {
         m_timing.headersNs = stamp;
+        if (const QByteArray coding = m_parser.header("content-encoding").trimmed().toLower();
+            !coding.isEmpty() && coding != "identity" && !(m_parser.complete() && m_bodyScratch.isEmpty())) {
+            finish(unaskedEncoding(coding));
+            return;
+        }
         if (onHeaders)
             onHeaders();
         if (!m_busy)
@@ -187,9 +196,25 @@ void HttpConnection::onReadyRead()
         finish(Failure());
 }
 
+Failure HttpConnection::unaskedEncoding(const QByteArray& coding) const
+{
+    // Not decoded on purpose: a compressed stream is one a proxy buffers and re-chunks, so its
+    // timings would measure the proxy, not the server.
+    return makeFailure(FailureKind::NotOpenAiCompatible,
+        QStringLiteral("%1 sent its response compressed (Content-Encoding: %2) although Quantscope "
+                       "asked for none (Accept-Encoding: identity)")
+            .arg(m_hostPort, QString::fromLatin1(coding.left(40))),
+        QStringLiteral("A proxy in front of the server probably added the compression: turn it off for "
+                       "this route (nginx: gzip off; for text/event-stream), or point the endpoint at "
+                       "the server itself. Compressed streams are buffered, so their timings would be "
+                       "the proxy's."),
+        m_parser.statusCode());
+}
+
 void HttpConnection::noteActivity(qint64 stampNs)
 {
     m_lastReadNs = stampNs;
+    m_bytesSinceActivity = 0;
     if (m_busy && m_phase != Phase::Reading) {
         m_phase = Phase::Reading;
         onTimeout(); // re-arm for the idle deadline; later reads only move m_lastReadNs (lazy re-arm)
@@ -284,6 +309,16 @@ void HttpConnection::onTimeout()
                                "looks like this.")));
             return;
         case FailureKind::FirstByteTimeout:
+            if (m_timing.firstByteNs && !m_parser.headersComplete()) {
+                finish(makeFailure(kind,
+                    QStringLiteral("%1 sent %2 bytes in %3 ms but never finished its response headers")
+                        .arg(m_hostPort)
+                        .arg(m_bytesSinceActivity)
+                        .arg(t.firstByteMs),
+                    QStringLiteral("An inference server sends its headers at once: check that the URL "
+                                   "points at one, not at another service or a stalled proxy.")));
+                return;
+            }
             finish(makeFailure(kind,
                 QStringLiteral("%1 accepted the request but sent no data for %2 ms%3")
                     .arg(m_hostPort)
@@ -291,17 +326,27 @@ void HttpConnection::onTimeout()
                     .arg(m_keepAlives ? QStringLiteral(" (only %1 keep-alive pings: the server is alive "
                                                        "but produced no output)")
                                             .arg(m_keepAlives)
-                                      : QString()),
+                            : m_bytesSinceActivity > 0 && m_activityFromCaller
+                            ? QStringLiteral(" (%1 bytes arrived, but no complete event)")
+                                  .arg(m_bytesSinceActivity)
+                            : QString()),
                 QStringLiteral("The server may be overloaded, queueing, or processing a very long "
                                "prompt; raise the endpoint's first-byte timeout if that is expected.")));
             return;
         default:
             finish(makeFailure(kind,
-                QStringLiteral("The stream from %1 stalled: no data for %2 ms%3")
+                QStringLiteral("The stream from %1 stalled: no data for %2 ms%3%4")
                     .arg(m_hostPort)
                     .arg(t.idleMs)
                     .arg(m_keepAlives ? QStringLiteral(" (keep-alive pings kept the connection open)")
-                                      : QString()),
+                            : m_bytesSinceActivity > 0
+                            ? QStringLiteral(" (%1 bytes trickled in without completing anything)")
+                                  .arg(m_bytesSinceActivity)
+                            : QString())
+                    .arg(m_parser.bodyBytesMissing() > 0
+                            ? QStringLiteral("; %1 bytes of the body its Content-Length announced never came")
+                                  .arg(m_parser.bodyBytesMissing())
+                            : QString()),
                 QStringLiteral("What arrived before the stall is kept; the request counts as failed. "
                                "Reasoning models can pause long: raise the idle timeout if that is "
                                "expected.")));

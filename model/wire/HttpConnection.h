@@ -47,10 +47,11 @@ public:
     void start(Request request);
     /// Ends the exchange in progress with `failure` (Cancelled, or a caller's own deadline).
     void abort(Failure failure);
-    /// By default any byte read is activity: it ends the first-byte wait and restarts the idle
-    /// timer. A streaming caller turns this off and calls noteActivity() for real data only,
-    /// because servers send headers at once and keep-alive comments while prefilling or stalled
-    /// (llama-server's `:` pings), which must not hide a stall.
+    /// By default any byte read once the headers are complete is activity: it ends the
+    /// first-byte wait and restarts the idle timer (header bytes are not: a trickled endless
+    /// header meets the first-byte deadline). A streaming caller turns this off and calls noteActivity() for
+    /// real data only, because servers send headers at once and keep-alive comments while prefilling or
+    /// stalled (llama-server's `:` pings), which must not hide a stall.
     void setActivityFromCaller(bool on) { m_activityFromCaller = on; }
     void noteActivity(qint64 stampNs);
     /// Keep-alive comments seen so far (set by the caller), quoted in timeout messages.
@@ -82,6 +83,7 @@ private:
     void finish(Failure failure);
     void dropSocket();
     FailureContext context() const;
+    Failure unaskedEncoding(const QByteArray& coding) const;
 
     Request m_request;
     QTcpSocket* m_socket = nullptr;
@@ -97,6 +99,7 @@ private:
     bool m_activityFromCaller = false;
     int m_keepAlives = 0;
     qint64 m_lastReadNs = 0;
+    qint64 m_bytesSinceActivity = 0; ///< read since the last progress: a trickle, quoted in timeouts
 };
 
 } // namespace qs

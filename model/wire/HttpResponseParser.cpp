@@ -6,8 +6,33 @@
 namespace qs {
 
 namespace {
-// Headers larger than this are not from an inference server; refuse rather than grow forever.
-constexpr qsizetype MaxHeaderBytes = 256 * 1024;
+// Limits that keep a hostile or broken server from growing the client's memory without end.
+// Inference servers send a dozen headers of well under 1 KiB and chunks of at most a few KiB.
+constexpr qsizetype MaxHeaderBytes = 256 * 1024; ///< status line, headers and trailers together
+constexpr int MaxHeaderCount = 256;
+constexpr qsizetype MaxChunkSizeLine = 4096; ///< size, extensions and CRLF
+constexpr qint64 MaxChunkSize = qint64(1) << 30; ///< 1 GiB: anything larger is broken framing
+
+// A chunk size: 1 to 16 hex digits (no sign, no 0x), at most MaxChunkSize. -1 when not one.
+qint64 parseChunkSize(QByteArrayView hex)
+{
+    if (hex.isEmpty() || hex.size() > 16)
+        return -1;
+    quint64 value = 0;
+    for (const char c : hex) {
+        int digit = -1;
+        if (c >= '0' && c <= '9')
+            digit = c - '0';
+        else if (c >= 'a' && c <= 'f')
+            digit = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F')
+            digit = c - 'A' + 10;
+        if (digit < 0)
+            return -1;
+        value = value << 4 | quint64(digit); // 16 digits fit in 64 bits: no overflow
+    }
+    return value > quint64(MaxChunkSize) ? -2 : qint64(value);
+}
 
 QByteArrayView trimmed(QByteArrayView v)
 {
@@ -87,6 +112,10 @@ bool HttpResponseParser::parseStatusLine(QByteArrayView line)
 
 bool HttpResponseParser::parseHeaderLine(QByteArrayView line)
 {
+    if (m_headers.size() >= MaxHeaderCount) {
+        fail(QStringLiteral("the HTTP response has more than %1 header fields").arg(MaxHeaderCount));
+        return false;
+    }
     const qsizetype colon = line.indexOf(':');
     if (colon <= 0) {
         fail(QStringLiteral("malformed HTTP header line: \"%1\"").arg(QString::fromUtf8(line.toByteArray())));
@@ -139,10 +168,15 @@ void HttpResponseParser::feed(QByteArrayView bytes, QByteArray& body)
     while (m_state == State::StatusLine || m_state == State::Headers) {
         if (!takeLine(m_buffer, line)) {
             if (m_headerBytes + m_buffer.size() > MaxHeaderBytes)
-                fail(QStringLiteral("HTTP response headers exceed 256 KiB"));
+                fail(QStringLiteral("the HTTP response headers exceed 256 KiB"));
             return;
         }
+        // Checked per line too: headers that arrive as whole lines must not escape the limit.
         m_headerBytes += line.size() + 2;
+        if (m_headerBytes > MaxHeaderBytes) {
+            fail(QStringLiteral("the HTTP response headers exceed 256 KiB"));
+            return;
+        }
         if (m_state == State::StatusLine) {
             if (line.isEmpty())
                 continue; // tolerate stray blank lines between responses
@@ -179,15 +213,25 @@ void HttpResponseParser::feedBody(QByteArray& body)
     for (;;) {
         switch (m_chunkState) {
         case ChunkState::Size: {
+            // Measured before the line is complete, so that any split of the input fails alike.
+            const qsizetype lf = m_buffer.indexOf('\n');
+            if ((lf < 0 ? m_buffer.size() : lf) > MaxChunkSizeLine) {
+                fail(QStringLiteral("a chunk size line longer than 4 KiB in a chunked response"));
+                return;
+            }
             if (!takeLine(m_buffer, line))
                 return;
             const qsizetype semicolon = line.indexOf(';'); // chunk extensions are ignored
-            bool ok = false;
             const QByteArray hex = (semicolon < 0 ? line : line.left(semicolon)).trimmed();
-            m_remaining = hex.toLongLong(&ok, 16);
-            if (!ok || m_remaining < 0 || hex.isEmpty()) {
+            m_remaining = parseChunkSize(hex);
+            if (m_remaining == -2) {
+                fail(QStringLiteral("an absurd chunk size 0x%1 (over 1 GiB) in a chunked response")
+                         .arg(QString::fromLatin1(hex.left(24))));
+                return;
+            }
+            if (m_remaining < 0) {
                 fail(QStringLiteral("malformed chunk size \"%1\" in a chunked response")
-                         .arg(QString::fromLatin1(line.left(20))));
+                         .arg(QString::fromLatin1(line.left(24))));
                 return;
             }
             m_chunkState = m_remaining == 0 ? ChunkState::Trailers : ChunkState::Data;
@@ -206,8 +250,11 @@ void HttpResponseParser::feedBody(QByteArray& body)
             break;
         }
         case ChunkState::DataEnd:
-            if (!takeLine(m_buffer, line))
+            if (!takeLine(m_buffer, line)) {
+                if (m_buffer.size() > 2)
+                    fail(QStringLiteral("chunk data was not followed by CRLF"));
                 return;
+            }
             if (!line.isEmpty()) {
                 fail(QStringLiteral("chunk data was not followed by CRLF"));
                 return;
@@ -215,13 +262,21 @@ void HttpResponseParser::feedBody(QByteArray& body)
             m_chunkState = ChunkState::Size;
             break;
         case ChunkState::Trailers:
-            if (!takeLine(m_buffer, line))
+            if (!takeLine(m_buffer, line)) {
+                if (m_headerBytes + m_buffer.size() > MaxHeaderBytes)
+                    fail(QStringLiteral("the HTTP response trailers exceed 256 KiB"));
                 return;
+            }
+            m_headerBytes += line.size() + 2; // trailer fields are ignored, but bounded
+            if (m_headerBytes > MaxHeaderBytes) {
+                fail(QStringLiteral("the HTTP response trailers exceed 256 KiB"));
+                return;
+            }
             if (line.isEmpty()) {
                 m_state = State::Complete;
                 return;
             }
-            break; // trailer fields are ignored
+            break;
         }
     }
 }

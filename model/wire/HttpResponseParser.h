@@ -12,6 +12,10 @@ namespace qs {
 /// Incremental HTTP/1.1 response parser: status line, headers, then a body framed by
 /// `Transfer-Encoding: chunked`, `Content-Length`, or the connection closing. Pure and correct
 /// for any split of the input, so the caller can stamp bytes the moment they are read.
+///
+/// Bounded against hostile servers: status line, headers and trailers together at most 256 KiB
+/// and 256 fields, chunk size lines at most 4 KiB, chunk sizes at most 1 GiB (parsed without
+/// overflow); beyond any of these the parser fails with a reason instead of buffering on.
 class HttpResponseParser {
 public:
     enum class State { StatusLine, Headers, Body, Complete, Failed };
@@ -41,6 +45,12 @@ public:
     /// True when the server will close the connection after this response.
     bool connectionWillClose() const;
     QByteArray leftover() const { return m_buffer; }
+    /// Bytes a Content-Length body still lacks; -1 when the body is not Content-Length framed
+    /// or not in progress.
+    qint64 bodyBytesMissing() const
+    {
+        return m_state == State::Body && !m_chunked && m_remaining >= 0 ? m_remaining : -1;
+    }
 
 private:
     void fail(QString reason);

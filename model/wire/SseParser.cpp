@@ -48,10 +48,23 @@ private:
 
 } // namespace
 
+bool SseParser::fitsOrFail(qsizetype size, const char* what)
+{
+    if (size <= MaxEventBytes)
+        return true;
+    m_error = QStringLiteral("%1 longer than %2 MiB").arg(QLatin1String(what)).arg(MaxEventBytes >> 20);
+    m_line.clear();
+    m_line.squeeze();
+    m_data.clear();
+    m_data.squeeze();
+    m_hasData = false;
+    return false;
+}
+
 void SseParser::feed(QByteArrayView bytes, qint64 stampNs, std::vector<SseEvent>& out)
 {
     m_bytes += bytes.size();
-    if (bytes.isEmpty())
+    if (bytes.isEmpty() || failed())
         return;
 
     if (m_atStreamStart) {
@@ -90,12 +103,17 @@ void SseParser::feed(QByteArrayView bytes, qint64 stampNs, std::vector<SseEvent>
     while (p < end) {
         const char* eol = scanner.next(p);
         if (eol == end) {
-            m_line.append(p, end - p); // unterminated: wait for the rest
+            if (fitsOrFail(m_line.size() + (end - p), "a stream line"))
+                m_line.append(p, end - p); // unterminated: wait for the rest
             break;
         }
+        if (!fitsOrFail(m_line.size() + (eol - p), "a stream line"))
+            return;
         // One memcpy per line into a buffer that keeps its capacity: no allocation per line.
         m_line.append(p, eol - p);
         processLine(stampNs, out);
+        if (failed())
+            return;
         p = eol + 1;
         if (*eol == '\r') {
             if (p == end)
@@ -108,6 +126,11 @@ void SseParser::feed(QByteArrayView bytes, qint64 stampNs, std::vector<SseEvent>
 
 void SseParser::finish(qint64 stampNs, std::vector<SseEvent>& out)
 {
+    if (failed()) {
+        m_line.clear();
+        m_data.clear();
+        m_hasData = false;
+    }
     // A BOM prefix still held at stream start is not a line (it would be a field name of
     // invalid UTF-8); drop it with the rest.
     if (!m_line.isEmpty() && !m_atStreamStart)
@@ -143,6 +166,8 @@ void SseParser::processLine(qint64 stampNs, std::vector<SseEvent>& out)
                 value = value.sliced(1);
         }
         if (field == "data") {
+            if (!fitsOrFail(m_data.size() + value.size() + 1, "the data of one stream event"))
+                return;
             if (m_hasData)
                 m_data.append('\n');
             m_data.append(value);

@@ -3,6 +3,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QString>
 #include <vector>
 
 namespace qs {
@@ -24,8 +25,16 @@ struct SseEvent {
 /// (data stays bytes until the event is complete), a leading BOM is dropped. `:` comment lines
 /// (llama-server's `:` ping, vLLM's `: keep-alive`) are counted, never dispatched. `retry:` and
 /// unknown fields are ignored. A block without any `data:` field dispatches nothing.
+///
+/// Bounded: a line, and the data of one event, may hold at most MaxEventBytes (8 MiB). Beyond
+/// that the parser fails (failed(), error()) and ignores the rest: no inference server sends
+/// such an event (the largest legitimate ones, a long tool call's arguments in one piece or a
+/// whole answer in one chunk, are far below it), and a server that sends a 1 GB line without a
+/// line end must not grow the client's memory.
 class SseParser {
 public:
+    static constexpr qsizetype MaxEventBytes = qsizetype(8) << 20;
+
     /// Feeds bytes read at `stampNs`; appends every event these bytes complete to `out`.
     void feed(QByteArrayView bytes, qint64 stampNs, std::vector<SseEvent>& out);
 
@@ -39,15 +48,19 @@ public:
     qint64 bytesFed() const { return m_bytes; }
     /// Bytes held waiting for a line end or a blank line; bounded by the longest event.
     qsizetype pendingBytes() const { return m_line.size() + m_data.size(); }
+    bool failed() const { return !m_error.isEmpty(); }
+    QString error() const { return m_error; } ///< why the parser stopped, empty when it did not
 
 private:
     void processLine(qint64 stampNs, std::vector<SseEvent>& out);
     void dispatch(qint64 stampNs, std::vector<SseEvent>& out, bool complete);
+    bool fitsOrFail(qsizetype size, const char* what);
 
     QByteArray m_line; // current, unterminated line
     QByteArray m_data; // data buffer of the current event
     QByteArray m_event;
     QByteArray m_id;
+    QString m_error;
     bool m_hasData = false;
     bool m_lastWasCR = false;
     bool m_atStreamStart = true;

@@ -10,6 +10,17 @@ namespace qs {
 namespace {
 // Error bodies and non-streamed answers are small; refuse to buffer a runaway one.
 constexpr qsizetype MaxBufferedBody = 4 * 1024 * 1024;
+
+// A server emits about one event per token (plus a role, a finish, a usage and [DONE] event).
+// Far more events than max_tokens allows is a stream that will not end: a broken server or a
+// hostile one dripping valid events to defeat the idle timeout.
+int eventBudget(const nlohmann::json& body)
+{
+    for (const char* key : {"max_tokens", "max_completion_tokens"})
+        if (const auto it = body.find(key); it != body.end() && it->is_number_integer() && *it > 0)
+            return int(qMin<qint64>(it->get<qint64>(), 1 << 24)) * 4 + 256;
+    return 0;
+}
 } // namespace
 
 StreamingClient::StreamingClient(QObject* parent)
@@ -44,6 +55,7 @@ void StreamingClient::start(const Endpoint& endpoint, const ChatRequest& request
     m_context.apiKeySent = !key.isEmpty();
     m_context.hostPort = QStringLiteral("%1:%2").arg(m_record.url.host()).arg(m_record.url.port(80));
     m_context.path = m_record.url.path();
+    m_eventBudget = eventBudget(m_record.requestBody);
 
     HttpConnection::Request http;
     http.method = "POST";
@@ -80,7 +92,10 @@ void StreamingClient::onBody(QByteArrayView body, qint64 stampNs)
         m_isEventStream = head.startsWith("data:") || head.startsWith(':') || head.startsWith("event:");
     }
     if (!m_isEventStream) {
-        m_connection->noteActivity(stampNs); // an error or JSON body: every byte is progress
+        // An error body or a non-streamed answer is written at once: it must arrive whole within
+        // the idle timeout of its first byte, so a trickle cannot hold the run.
+        if (m_errorBody.isEmpty())
+            m_connection->noteActivity(stampNs);
         if (m_errorBody.size() + body.size() > MaxBufferedBody) {
             m_connection->abort(makeFailure(FailureKind::NotOpenAiCompatible,
                 QStringLiteral("The server sent more than 4 MiB that is not a stream"),
@@ -100,12 +115,35 @@ void StreamingClient::onBody(QByteArrayView body, qint64 stampNs)
         if (onChunk)
             onChunk(chunk, event.stampNs);
     }
+    if (m_parser.failed()) {
+        m_connection->abort(makeFailure(FailureKind::MalformedStream,
+            QStringLiteral("The stream from %1 sent %2; no inference server does")
+                .arg(m_context.hostPort, m_parser.error()),
+            QStringLiteral("What arrived before it is kept; the request counts as failed. Check that the URL "
+                           "points at an inference server, and look for a proxy that corrupts streams."),
+            m_record.httpStatus));
+        return;
+    }
+    const AssembledResponse& r = m_assembler.response();
+    if (m_eventBudget > 0 && r.dataEvents > m_eventBudget && !r.sawDone) {
+        m_connection->abort(makeFailure(FailureKind::MalformedStream,
+            QStringLiteral("The stream from %1 went on past max_tokens: %2 events and no end")
+                .arg(m_context.hostPort)
+                .arg(r.dataEvents),
+            QStringLiteral("A server stops at max_tokens; this one does not. What arrived is kept; the "
+                           "request counts as failed. Check the server (or a proxy replaying streams)."),
+            m_record.httpStatus));
+    }
 }
 
 void StreamingClient::finishNonStreaming()
 {
     const HttpResponseParser& http = m_connection->response();
     const int status = http.statusCode();
+    if (status / 100 == 3) {
+        m_record.failure = classifyRedirect(status, http.header("location"), m_context);
+        return;
+    }
     if (status / 100 != 2) {
         m_record.failure = classifyHttpError(status, m_errorBody, http.header("content-type"), m_context);
         return;
@@ -161,7 +199,8 @@ void StreamingClient::onExchangeFinished()
                 QStringLiteral("The partial response and its timings are kept; the "
                                "request counts as failed. Check the server's log."),
                 m_record.httpStatus);
-    } else if (transport.isFailure() && m_errorBody.isEmpty()) {
+    } else if (transport.isFailure() && (m_errorBody.isEmpty() || m_record.httpStatus / 100 == 2)) {
+        // A 2xx body cut short is not an answer to classify; an error body, even cut, still is.
         m_record.failure = transport;
     } else {
         finishNonStreaming();

@@ -55,6 +55,7 @@ private:
     QByteArray m_errorBody; ///< a non-2xx or non-SSE body, collected whole
     RequestRecord m_record;
     bool m_isEventStream = false;
+    int m_eventBudget = 0; ///< data events past which the stream is runaway; 0 = no max_tokens
 };
 
 /// Runs one request to completion on the calling thread (spins a local event loop). For the
