@@ -15,24 +15,40 @@ EvaluationScheduler::EvaluationScheduler(std::function<bool()> running, QObject*
 void EvaluationScheduler::evaluate(
     std::shared_ptr<const RunResult> result, bool withComparison, bool thenComparison)
 {
+    start([result = std::move(result), baseline = m_baseline,
+              withComparison] { return prepareDashboard(result, baseline, withComparison); },
+        thenComparison);
+}
+
+void EvaluationScheduler::evaluate(SnapshotJob snapshot)
+{
+    start([snapshot = std::move(snapshot),
+              baseline = m_baseline] { return prepareDashboard(snapshot(), baseline); },
+        false);
+}
+
+void EvaluationScheduler::start(std::function<DashboardData()> prepare, bool thenComparison)
+{
     const quint64 generation = m_generation;
     const bool live = m_running();
     m_evaluating = true;
     auto* watcher = new QFutureWatcher<DashboardData>(this);
     connect(watcher, &QFutureWatcher<DashboardData>::finished, this,
         [this, watcher, generation, live, thenComparison] {
-            DashboardData d = watcher->result();
+            DashboardData d = watcher->future().takeResult(); // no copy left in the future
             watcher->deleteLater();
             m_evaluating = false;
-            if (generation != m_generation)
-                return; // the user moved on (another file, a new run): drop it
+            if (generation != m_generation) { // the user moved on (another file, a new run): drop it
+                releaseOnWorker(std::move(d.result));
+                return;
+            }
             d.live = live && m_running();
             const std::shared_ptr<const RunResult> shown = d.result;
             Q_EMIT evaluated(std::move(d));
             if (thenComparison)
                 evaluate(shown, true, false);
         });
-    watcher->setFuture(QtConcurrent::run(prepareDashboard, std::move(result), m_baseline, withComparison));
+    watcher->setFuture(QtConcurrent::run(std::move(prepare)));
 }
 
 int EvaluationScheduler::baselineFor(const RunResult& result) const

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "app/LiveSnapshots.h"
 #include "widgets/DashboardData.h"
 
 #include <QObject>
@@ -22,6 +23,8 @@ public:
     /// Asynchronous: evaluated() follows unless invalidate() is called first. `thenComparison`:
     /// medians only now (fast), then once more with the paired intervals.
     void evaluate(std::shared_ptr<const RunResult> result, bool withComparison, bool thenComparison);
+    /// The same for a live run: `snapshot` makes the result on the worker, with the comparison.
+    void evaluate(SnapshotJob snapshot);
     /// What is shown changed source: evaluations still running are dropped when they finish.
     void invalidate() { ++m_generation; }
     bool busy() const { return m_evaluating; }
@@ -39,6 +42,9 @@ Q_SIGNALS:
     void evaluated(qs::DashboardData data);
 
 private:
+    /// Runs `prepare` on the pool; evaluated() follows with its data unless invalidated.
+    void start(std::function<DashboardData()> prepare, bool thenComparison);
+
     std::function<bool()> m_running;
     quint64 m_generation = 0;
     bool m_evaluating = false;

@@ -256,8 +256,8 @@ void MainWindow::scheduleLiveRefresh()
 {
     if (m_evaluator->busy())
         return;
-    if (std::shared_ptr<const RunResult> snapshot = m_run->takeSnapshot())
-        m_evaluator->evaluate(std::move(snapshot), true, false);
+    if (SnapshotJob snapshot = m_run->takeSnapshot())
+        m_evaluator->evaluate(std::move(snapshot));
 }
 
 void MainWindow::offerBaselines(const RunResult& result)

@@ -57,8 +57,8 @@ RunSession::RunSession(QObject* parent)
             0);
     });
     connect(m_controller, &RunController::recordFinished, this, [this](const RunRecord& r) {
-        if (m_live) {
-            m_live->records.push_back(r);
+        if (m_snapshots) {
+            m_snapshots->add(r);
             m_liveDirty = true;
         }
     });
@@ -73,6 +73,7 @@ RunSession::RunSession(QObject* parent)
     connect(m_controller, &RunController::failed, this, [this](const QString& text) {
         m_timer->stop();
         m_live.reset();
+        m_snapshots.reset();
         Q_EMIT failed(text);
     });
 }
@@ -131,6 +132,7 @@ std::shared_ptr<const RunResult> RunSession::start(
     live->settings = request.settings;
     live->endpoints = request.endpoints;
     m_live = live;
+    m_snapshots = std::make_unique<LiveSnapshots>(*live);
     m_controller->start(std::move(request));
     Q_EMIT statusText(QStringLiteral("Probing the endpoints…"));
     m_probing = true;
@@ -147,19 +149,19 @@ void RunSession::stop()
     Q_EMIT statusText(QStringLiteral("Stopping: requests in flight are being cancelled…"));
 }
 
-std::shared_ptr<const RunResult> RunSession::takeSnapshot()
+SnapshotJob RunSession::takeSnapshot()
 {
-    if (!m_liveDirty || !m_live)
-        return nullptr;
+    if (!m_liveDirty || !m_snapshots)
+        return {};
     m_liveDirty = false;
-    // A snapshot: the views and the worker read it while new records keep arriving.
-    return std::make_shared<const RunResult>(*m_live);
+    return m_snapshots->take();
 }
 
 void RunSession::onFinished(const RunResult& result, const RunStats& stats)
 {
     m_timer->stop();
     m_live.reset();
+    m_snapshots.reset();
     auto shared = std::make_shared<const RunResult>(result);
     Q_EMIT ended(shared);
     const int failedCount = int(std::count_if(

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/EndpointSpec.h"
+#include "app/LiveSnapshots.h"
 #include "model/run/RunController.h"
 #include "widgets/panels/EndpointEntry.h"
 #include "widgets/panels/RunPanel.h"
@@ -31,10 +32,11 @@ public:
     /// Cancels the requests in flight; ended() follows with every finished one.
     void stop();
 
-    /// The result growing record by record; null when no run is in progress.
+    /// The run in progress without its records (endpoints, suite, settings); null when none.
     const RunResult* live() const { return m_live.get(); }
-    /// A snapshot of the live result if records arrived since the last one, else null.
-    std::shared_ptr<const RunResult> takeSnapshot();
+    /// If records arrived since the last one: a job that makes a snapshot of the live result on
+    /// a worker (the GUI thread pays only for the new records); else an empty function.
+    SnapshotJob takeSnapshot();
     /// The next takeSnapshot() gives one even without new records (e.g. another baseline).
     void markDirty() { m_liveDirty = true; }
 
@@ -62,7 +64,8 @@ private:
 
     RunController* m_controller = nullptr;
     std::unique_ptr<EndpointResolver> m_resolver; ///< keeps the run's simulated servers alive
-    std::shared_ptr<RunResult> m_live; ///< grows record by record; snapshots go to the views
+    std::shared_ptr<RunResult> m_live; ///< the run in progress, without records
+    std::unique_ptr<LiveSnapshots> m_snapshots; ///< its records, for snapshots to the views
     QString m_outPath;
     QTimer* m_timer = nullptr;
     bool m_liveDirty = false;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/ViewFeeder.h"
 
+#include "app/LiveSnapshots.h"
 #include "widgets/DashboardView.h"
 
 #include <QElapsedTimer>
@@ -50,7 +51,11 @@ void ViewFeeder::showNextView()
 {
     if (m_pending.empty()) {
         m_distributing = false;
-        m_data = m_incoming;
+        // The data shown until now is released on a worker: its run is usually the last owner
+        // of a live snapshot, and destroying 40,000 records took the GUI thread a second.
+        DashboardData old = std::exchange(m_data, m_incoming);
+        releaseOnWorker(std::move(old.result));
+        releaseOnWorker(std::move(old.evaluation));
         Q_EMIT shown();
         return;
     }

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#include "app/LiveSnapshots.h"
+
+#include <QThreadPool>
+
+namespace qs::app {
+
+LiveSnapshots::LiveSnapshots(RunResult run)
+    : m_grown(std::make_shared<Grown>())
+{
+    m_grown->run = std::move(run);
+}
+
+LiveSnapshots::~LiveSnapshots()
+{
+    releaseOnWorker(std::move(m_grown));
+}
+
+SnapshotJob LiveSnapshots::take()
+{
+    {
+        const std::lock_guard lock(m_grown->handedMutex);
+        m_grown->handed.push_back(std::exchange(m_fresh, {}));
+    }
+    return [grown = m_grown]() -> std::shared_ptr<const RunResult> {
+        const std::lock_guard lock(grown->runMutex);
+        std::vector<std::vector<RunRecord>> batches;
+        {
+            const std::lock_guard handedLock(grown->handedMutex);
+            batches.swap(grown->handed);
+        }
+        // In the order taken, whichever job runs first: every snapshot is a prefix of the run.
+        std::vector<RunRecord>& records = grown->run.records;
+        for (std::vector<RunRecord>& batch : batches)
+            records.insert(
+                records.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));
+        return std::make_shared<const RunResult>(grown->run);
+    };
+}
+
+void releaseOnWorker(std::shared_ptr<const void> owned)
+{
+    if (!owned)
+        return;
+    QThreadPool::globalInstance()->start([owned = std::move(owned)]() mutable { owned.reset(); });
+}
+
+} // namespace qs::app
