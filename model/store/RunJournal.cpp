@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <unordered_map>
+#ifdef Q_OS_UNIX
+#include <sys/file.h>
+#endif
 
 namespace qs {
 
@@ -163,12 +166,29 @@ QString RunJournal::open(const QString& path, const RunResult& header)
     m_file.setFileName(path);
     // Unbuffered: every write() goes straight to the kernel, so nothing finished waits in a
     // user-space buffer that a SIGKILL would throw away.
-    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Unbuffered)) {
+    // Opened without truncating, locked, then emptied: a second run given the same --out must
+    // not wipe the journal of one still writing it.
+    if (!m_file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Unbuffered)) {
         const QString why = m_file.errorString();
         const QFileInfo dir(QFileInfo(path).absolutePath());
         if (dir.isDir() && !dir.isWritable())
             return QStringLiteral("cannot create the run journal %1: the folder %2 is not writable (%3)")
                 .arg(nativePath(path), nativePath(dir.filePath()), why);
+        return QStringLiteral("cannot create the run journal %1: %2").arg(nativePath(path), why);
+    }
+#ifdef Q_OS_UNIX
+    // Held until the file is closed (the lock belongs to this open file, so it also keeps out a
+    // second journal in the same process); released by the kernel if the process dies.
+    if (::flock(m_file.handle(), LOCK_EX | LOCK_NB) != 0) {
+        m_file.close();
+        return QStringLiteral("cannot create the run journal %1: another run is writing it now; give "
+                              "this run a different results file")
+            .arg(nativePath(path));
+    }
+#endif
+    if (!m_file.resize(0)) {
+        const QString why = m_file.errorString();
+        m_file.close();
         return QStringLiteral("cannot create the run journal %1: %2").arg(nativePath(path), why);
     }
     nlohmann::json first = headerToJson(header);

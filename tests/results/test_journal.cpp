@@ -207,6 +207,28 @@ TEST(RunJournal, UnwritableLocationGivesAnError)
     }
 }
 
+TEST(RunJournal, ASecondRunCannotTakeAJournalInUse)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("run.json.journal"));
+    RunJournal first;
+    ASSERT_EQ(first.open(path, makeResult()), QString());
+    ASSERT_EQ(first.append(makeResult().records[0]), QString());
+    const qint64 size = QFileInfo(path).size();
+
+    RunJournal second; // e.g. `quantscope run --out run.json` started twice
+    const QString error = second.open(path, makeResult());
+    EXPECT_TRUE(error.contains(QStringLiteral("another run is writing it"))) << error.toStdString();
+    EXPECT_FALSE(second.isOpen());
+    EXPECT_EQ(QFileInfo(path).size(), size); // the first run's journal is untouched
+    EXPECT_EQ(recoverJournal(path).records.size(), 1u);
+
+    first.close(false); // once the first run is done, the name is free again
+    EXPECT_EQ(second.open(path, makeResult()), QString());
+    EXPECT_LT(QFileInfo(path).size(), size); // and a new journal starts empty
+}
+
 TEST(RunJournal, CloseRemovesOnlyWhenAsked)
 {
     QTemporaryDir dir;
