@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // SseParser on untrusted bytes (docs/fuzzing.md). Holds: no crash or sanitizer report; the same
 // bytes fed whole and cut where the input's header says give the same events (event, data, id,
-// complete), comment count and error (a line or event past the 8 MiB limit); the events' data is never larger than what was fed, and nothing
-// is left pending after finish().
+// complete), comment count and error (a line or event past the 8 MiB limit); the events' data is never larger
+// than what was fed, and nothing is left pending after finish().
 
 #include "fuzz/FuzzCheck.h"
 #include "fuzz/FuzzSplit.h"
