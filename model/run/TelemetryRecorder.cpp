@@ -255,12 +255,14 @@ void TelemetryRecorder::record(int sourceIndex, const ScrapeOutcome& outcome, Te
     }
     m_lastSample[std::size_t(sourceIndex)] = int(m_telemetry.samples.size());
     m_telemetry.samples.push_back(sample);
-    if (m_journal && !m_journalFailed) {
+    if (m_journal) {
+        // Kept trying after a failure (a disk that fills may free up again): the journal marks
+        // the samples it missed with a journal_gap line, and recovery says how many.
         const QString error = m_journal->appendTelemetry(sourceIndex, source, sample);
-        if (!error.isEmpty()) {
+        if (!error.isEmpty() && !m_journalFailed) {
             m_journalFailed = true; // said once; the samples are still in the results file
             m_telemetry.notes << QStringLiteral("journal write failed from %1 on (the samples are kept in "
-                                                "the results file): %2")
+                                                "the results file; the journal marks what it missed): %2")
                                      .arg(seconds(atMs), error);
         }
     }
