@@ -10,6 +10,12 @@ EvaluationScheduler::EvaluationScheduler(std::function<bool()> running, QObject*
     : QObject(parent)
     , m_running(std::move(running))
 {
+    m_clock.start();
+}
+
+bool EvaluationScheduler::readyForLive() const
+{
+    return !m_evaluating && m_clock.elapsed() >= m_liveRestUntilMs;
 }
 
 void EvaluationScheduler::evaluate(
@@ -31,13 +37,18 @@ void EvaluationScheduler::start(std::function<DashboardData()> prepare, bool the
 {
     const quint64 generation = m_generation;
     const bool live = m_running();
+    const qint64 startedMs = m_clock.elapsed();
     m_evaluating = true;
     auto* watcher = new QFutureWatcher<DashboardData>(this);
     connect(watcher, &QFutureWatcher<DashboardData>::finished, this,
-        [this, watcher, generation, live, thenComparison] {
+        [this, watcher, generation, live, thenComparison, startedMs] {
             DashboardData d = watcher->future().takeResult(); // no copy left in the future
             watcher->deleteLater();
             m_evaluating = false;
+            if (live) {
+                const qint64 now = m_clock.elapsed();
+                m_liveRestUntilMs = now + 2 * (now - startedMs);
+            }
             if (generation != m_generation) { // the user moved on (another file, a new run): drop it
                 releaseOnWorker(std::move(d.result));
                 return;

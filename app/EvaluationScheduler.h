@@ -4,6 +4,7 @@
 #include "app/LiveSnapshots.h"
 #include "widgets/DashboardData.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <functional>
 #include <memory>
@@ -28,6 +29,11 @@ public:
     /// What is shown changed source: evaluations still running are dropped when they finish.
     void invalidate() { ++m_generation; }
     bool busy() const { return m_evaluating; }
+    /// Whether a live evaluation may start now: none running, and the worker has rested twice as
+    /// long as the last live one took. A live evaluation is O(records); on a run of hours it takes
+    /// seconds, and back to back they would keep a core busy beside the runner whose stamps it
+    /// would delay. The live chart and text do not wait for it (they are fed by deltas).
+    bool readyForLive() const;
 
     /// The endpoint every other one is compared with: an index into the results shown, and the
     /// label it was picked by (empty = the first endpoint), so the next results keep it.
@@ -48,6 +54,8 @@ private:
     std::function<bool()> m_running;
     quint64 m_generation = 0;
     bool m_evaluating = false;
+    QElapsedTimer m_clock; ///< since construction: when live evaluations ended, how long they took
+    qint64 m_liveRestUntilMs = 0;
     int m_baseline = 0;
     QString m_baselineLabel;
 };

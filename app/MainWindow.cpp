@@ -254,7 +254,7 @@ void MainWindow::updateStatus()
 
 void MainWindow::scheduleLiveRefresh()
 {
-    if (m_evaluator->busy())
+    if (!m_evaluator->readyForLive())
         return;
     if (SnapshotJob snapshot = m_run->takeSnapshot())
         m_evaluator->evaluate(std::move(snapshot));

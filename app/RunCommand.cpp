@@ -248,39 +248,41 @@ int runRun(const QStringList& args)
         exitCode = 1;
         QCoreApplication::exit(exitCode);
     });
-    QObject::connect(&controller, &RunController::finished, [&](const RunResult& result, const RunStats&) {
-        if (tty && !quiet)
-            err << "\r\033[K";
-        const SaveOutcome outcome = saveOrRescue(result, outPath);
-        if (!outcome.error.isEmpty()) {
-            err << "quantscope run: could not save " << outPath << ": " << outcome.error << '\n';
-            if (!outcome.savedTo.isEmpty()) {
-                // The journal stays: it is the only copy where the user looks for the run.
-                err << "The " << result.records.size() << " requests were saved instead to "
-                    << outcome.savedTo << "; move it where it belongs (the journal " << request.journalPath
-                    << " is kept)\n";
+    QObject::connect(&controller, &RunController::finished,
+        [&](const std::shared_ptr<const RunResult>& finished, const RunStats&) {
+            const RunResult& result = *finished;
+            if (tty && !quiet)
+                err << "\r\033[K";
+            const SaveOutcome outcome = saveOrRescue(result, outPath);
+            if (!outcome.error.isEmpty()) {
+                err << "quantscope run: could not save " << outPath << ": " << outcome.error << '\n';
+                if (!outcome.savedTo.isEmpty()) {
+                    // The journal stays: it is the only copy where the user looks for the run.
+                    err << "The " << result.records.size() << " requests were saved instead to "
+                        << outcome.savedTo << "; move it where it belongs (the journal "
+                        << request.journalPath << " is kept)\n";
+                } else {
+                    err << "The rescue copy failed too: " << outcome.rescueError << '\n'
+                        << "What the journal could write is in " << request.journalPath
+                        << " (the warnings above say whether it missed any); free some space and recover it"
+                           " with quantscope recover "
+                        << request.journalPath << " --out FILE\n";
+                }
+                exitCode = 1;
             } else {
-                err << "The rescue copy failed too: " << outcome.rescueError << '\n'
-                    << "What the journal could write is in " << request.journalPath
-                    << " (the warnings above say whether it missed any); free some space and recover it"
-                       " with quantscope recover "
-                    << request.journalPath << " --out FILE\n";
+                QFile::remove(request.journalPath);
+                saved = result;
+                int failed = 0;
+                for (const RunRecord& r : result.records)
+                    failed += r.request.ok() ? 0 : 1;
+                err << (result.complete ? "Done: " : "Stopped: ") << result.records.size() << " requests ("
+                    << failed << " failed) saved to " << outPath << '\n';
+                if (!result.note.isEmpty())
+                    err << "note: " << result.note << '\n';
+                err << "Read it with: quantscope summary " << outPath << '\n';
             }
-            exitCode = 1;
-        } else {
-            QFile::remove(request.journalPath);
-            saved = result;
-            int failed = 0;
-            for (const RunRecord& r : result.records)
-                failed += r.request.ok() ? 0 : 1;
-            err << (result.complete ? "Done: " : "Stopped: ") << result.records.size() << " requests ("
-                << failed << " failed) saved to " << outPath << '\n';
-            if (!result.note.isEmpty())
-                err << "note: " << result.note << '\n';
-            err << "Read it with: quantscope summary " << outPath << '\n';
-        }
-        QCoreApplication::exit(exitCode);
-    });
+            QCoreApplication::exit(exitCode);
+        });
 
     const InterruptWatch interrupts([&] {
         if (!controller.running())

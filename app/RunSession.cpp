@@ -157,12 +157,12 @@ SnapshotJob RunSession::takeSnapshot()
     return m_snapshots->take();
 }
 
-void RunSession::onFinished(const RunResult& result, const RunStats& stats)
+void RunSession::onFinished(const std::shared_ptr<const RunResult>& shared, const RunStats& stats)
 {
     m_timer->stop();
     m_live.reset();
     m_snapshots.reset();
-    auto shared = std::make_shared<const RunResult>(result);
+    const RunResult& result = *shared;
     Q_EMIT ended(shared);
     const int failedCount = int(std::count_if(
         result.records.begin(), result.records.end(), [](const RunRecord& r) { return !r.request.ok(); }));

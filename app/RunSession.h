@@ -60,7 +60,7 @@ Q_SIGNALS:
     void saved(bool complete, const QString& path);
 
 private:
-    void onFinished(const RunResult& result, const RunStats& stats);
+    void onFinished(const std::shared_ptr<const RunResult>& shared, const RunStats& stats);
 
     RunController* m_controller = nullptr;
     std::unique_ptr<EndpointResolver> m_resolver; ///< keeps the run's simulated servers alive

@@ -4,6 +4,7 @@
 #include "model/core/Failure.h"
 #include "model/core/Measurement.h"
 #include "model/core/Response.h"
+#include "model/core/SharedJson.h"
 
 #include <QString>
 #include <QUrl>
@@ -17,7 +18,7 @@ namespace qs {
 struct RequestRecord {
     QString endpointLabel;
     QUrl url;
-    nlohmann::json requestBody; ///< exactly as sent (API keys travel in a header, never here)
+    SharedJson requestBody; ///< exactly as sent (API keys travel in a header, never here)
 
     RequestTiming timing;
     int httpStatus = 0;

@@ -24,8 +24,10 @@ struct RunRecord {
     double startOffsetMs = 0; ///< this request's t0 relative to the run's start (monotonic)
     QDateTime startedAt; ///< wall-clock time of t0, UTC (for reading, not for measuring)
     RequestRecord request;
-    nlohmann::json gates = nlohmann::json::object(); ///< gate name -> true/false/null (evaluation issue)
-    nlohmann::json gateDetails = nlohmann::json::object(); ///< reasons and character ranges
+    /// Gate name → true / false / null. Shared between copies of the record, as are gateDetails and
+    /// the request body (SharedJson): they are most of a record's memory.
+    SharedJson gates = SharedJson::emptyObject();
+    SharedJson gateDetails = SharedJson::emptyObject(); ///< reasons and character ranges
 };
 
 enum class RunOrder {

@@ -15,7 +15,7 @@ QString ensureGates(RunResult& result)
 {
     int missing = 0;
     for (const RunRecord& r : result.records)
-        missing += (!r.warmup && (!r.gates.is_object() || r.gates.empty())) ? 1 : 0;
+        missing += (!r.warmup && (!r.gates->is_object() || r.gates->empty())) ? 1 : 0;
     if (missing == 0)
         return {};
     if (!result.suite.is_object())
@@ -26,7 +26,7 @@ QString ensureGates(RunResult& result)
         const Suite suite = parseSuite(result.suite, QStringLiteral("the suite stored in the file"));
         const GatePatterns patterns = gatePatternsFor(suite);
         for (RunRecord& r : result.records)
-            if (!r.gates.is_object() || r.gates.empty())
+            if (!r.gates->is_object() || r.gates->empty())
                 applyGates(r, suite, patterns);
         return QStringLiteral("quality gates of %1 records judged now, from the suite stored in the file")
             .arg(missing);

@@ -103,9 +103,9 @@ std::optional<bool> gradeChanged(const RunRecord& reference, const RunRecord& ca
     for (const QString& gate : {gate_names::expectedAnswer, gate_names::toolCall}) {
         const std::string key = gate.toStdString();
         const auto verdict = [&key](const RunRecord& r) -> std::optional<bool> {
-            if (!r.gates.is_object() || !r.gates.contains(key) || !r.gates[key].is_boolean())
+            if (!r.gates->is_object() || !r.gates->contains(key) || !(*r.gates)[key].is_boolean())
                 return std::nullopt;
-            return r.gates[key].get<bool>();
+            return (*r.gates)[key].get<bool>();
         };
         const std::optional<bool> a = verdict(reference);
         const std::optional<bool> b = verdict(candidate);

@@ -23,9 +23,9 @@ GateFailures tallyGateFailures(const RunResult& result)
     GateFailures out;
     const int endpoints = int(result.endpoints.size());
     for (const RunRecord& r : result.records) {
-        if (r.warmup || r.endpoint < 0 || r.endpoint >= endpoints || !r.gateDetails.is_object())
+        if (r.warmup || r.endpoint < 0 || r.endpoint >= endpoints || !r.gateDetails->is_object())
             continue;
-        for (auto it = r.gateDetails.begin(); it != r.gateDetails.end(); ++it) {
+        for (auto it = r.gateDetails->begin(); it != r.gateDetails->end(); ++it) {
             const nlohmann::json& detail = it.value();
             if (!detail.is_object())
                 continue;

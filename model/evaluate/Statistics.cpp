@@ -153,8 +153,8 @@ CellStatistics makeCell(const RunResult& result, int endpoint, const QString& te
         } else {
             ++cell.failed;
         }
-        if (r->gates.is_object())
-            for (const auto& [name, value] : r->gates.items()) {
+        if (r->gates->is_object())
+            for (const auto& [name, value] : r->gates->items()) {
                 auto& [passed, applicable] = cell.gates[QString::fromStdString(name)];
                 if (value.is_boolean()) {
                     ++applicable;

@@ -63,10 +63,12 @@ void applyGates(RunRecord& record, const Suite& suite, const GatePatterns& patte
 {
     record.gates = json::object();
     record.gateDetails = json::object();
+    json& gates = record.gates.edit();
+    json& details = record.gateDetails.edit();
     const auto notJudged = [&](const QString& reason) {
         for (const QString& name : gateNames()) {
-            record.gates[name.toStdString()] = nullptr;
-            record.gateDetails[name.toStdString()] = toJson(result(name, GateVerdict::NotApplicable, reason));
+            gates[name.toStdString()] = nullptr;
+            details[name.toStdString()] = toJson(result(name, GateVerdict::NotApplicable, reason));
         }
     };
     if (record.warmup)
@@ -82,8 +84,8 @@ void applyGates(RunRecord& record, const Suite& suite, const GatePatterns& patte
     const bool finalTurn = record.turn >= test->turnCount();
     for (const GateResult& r : evaluateGates(record.request, suite, *test, patterns, finalTurn)) {
         const std::string name = r.gate.toStdString();
-        record.gates[name] = r.verdict == GateVerdict::NotApplicable ? json(nullptr) : json(r.passed());
-        record.gateDetails[name] = toJson(r);
+        gates[name] = r.verdict == GateVerdict::NotApplicable ? json(nullptr) : json(r.passed());
+        details[name] = toJson(r);
     }
 }
 

@@ -552,8 +552,7 @@ void BenchmarkRunner::completeRun()
     m_lanes.clear();
     // Handed over, not kept: the owner holds the finished result (often tens of thousands of
     // records), and a copy left here would stay allocated until the next run starts.
-    const RunResult result = std::exchange(m_result, RunResult());
-    Q_EMIT finished(result, m_stats);
+    Q_EMIT finished(std::make_shared<const RunResult>(std::exchange(m_result, RunResult())), m_stats);
 }
 
 void BenchmarkRunner::cancel()

@@ -102,8 +102,10 @@ Q_SIGNALS:
     /// One scrape of one metrics source, reduced to what the Server charts plot. Emitted from the
     /// telemetry thread (never the runner's), so connect queued or to a signal.
     void serverPoint(const qs::ServerPoint& point);
-    /// The run ended (completed or cancelled): `result` holds every record.
-    void finished(const qs::RunResult& result, const qs::RunStats& stats);
+    /// The run ended (completed or cancelled): `result` holds every record. Shared, not copied:
+    /// a run of hours holds tens of thousands of records, and the receiver's thread (the GUI's)
+    /// should not pay a copy of them all.
+    void finished(std::shared_ptr<const qs::RunResult> result, const qs::RunStats& stats);
     /// The run could not start (no endpoint reachable, journal not writable…). Nothing was measured.
     void failed(const QString& message);
 

@@ -20,7 +20,7 @@ RunController::RunController(QObject* parent)
     connect(m_runner, &BenchmarkRunner::serverPoint, this, &RunController::serverPoint, Qt::QueuedConnection);
     connect(
         m_runner, &BenchmarkRunner::finished, this,
-        [this](const RunResult& result, const RunStats& stats) {
+        [this](const std::shared_ptr<const RunResult>& result, const RunStats& stats) {
             m_running = false;
             Q_EMIT finished(result, stats);
         },

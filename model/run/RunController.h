@@ -27,7 +27,7 @@ Q_SIGNALS:
     void liveDeltas(const QList<qs::LiveDelta>& deltas);
     void warning(const QString& message);
     void serverPoint(const qs::ServerPoint& point); ///< live telemetry (see BenchmarkRunner)
-    void finished(const qs::RunResult& result, const qs::RunStats& stats);
+    void finished(std::shared_ptr<const qs::RunResult> result, const qs::RunStats& stats);
     void failed(const QString& message);
 
 private:

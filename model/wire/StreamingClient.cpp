@@ -49,7 +49,7 @@ void StreamingClient::start(const Endpoint& endpoint, const ChatRequest& request
     const QString key = endpoint.apiKey();
     m_context = FailureContext();
     m_context.runtime = endpoint.runtime;
-    m_context.requestHadTools = m_record.requestBody.contains("tools");
+    m_context.requestHadTools = m_record.requestBody->contains("tools");
     m_context.model = endpoint.model;
     m_context.apiKeyEnv = endpoint.apiKeyEnv;
     m_context.apiKeySent = !key.isEmpty();
@@ -61,7 +61,7 @@ void StreamingClient::start(const Endpoint& endpoint, const ChatRequest& request
     http.method = "POST";
     http.url = m_record.url;
     http.timeouts = endpoint.timeouts;
-    http.body = QByteArray::fromStdString(m_record.requestBody.dump());
+    http.body = QByteArray::fromStdString(m_record.requestBody->dump());
     http.headers = {{"Content-Type", "application/json"}, {"Accept", "text/event-stream"}};
     if (!key.isEmpty())
         http.headers.append({"Authorization", "Bearer " + key.toUtf8()});

@@ -83,7 +83,7 @@ QStringList clearGrowth(const SoakResult& r, const SoakGrowth& g, const SoakLimi
     if (r.recordBytes > 0 && g.heapKiBPer1000Requests > liveLimit)
         broken << QStringLiteral("heap grows %1 KiB per 1000 requests during the run, over %2 copies of the "
                                  "%3 bytes a record is (limit %4 KiB)")
-                      .arg(fixed(g.heapKiBPer1000Requests, 0), fixed(limits.liveCopies, 0),
+                      .arg(fixed(g.heapKiBPer1000Requests, 0), fixed(limits.liveCopies, 2),
                           fixed(r.recordBytes, 0), fixed(liveLimit, 0));
     if (r.recordBytes > 0 && g.heldBytesPerRecord > limits.heldCopies * r.recordBytes)
         broken << QStringLiteral("the finished run is held more than %1 times: %2 bytes per record while "

@@ -41,9 +41,10 @@ struct SoakLimits {
     double residueBytesPerRequest = 256;
     double residueFloorMiB = 4; ///< below this: Qt's caches (1.5–1.7 MiB measured), not the run's
     /// Live heap growth per request, in plain copies of a record (the saved file loaded again).
-    /// The live run holds ~3.5 (3.1–3.6 measured): the session's result, the runner's, the
-    /// snapshot shown and the one being evaluated.
-    double liveCopies = 6;
+    /// The runner's result, the workers' growing copy, the snapshot shown and the one being
+    /// evaluated all hold the record, but share its request body and gate verdicts (SharedJson,
+    /// ~80 % of it): ~1.5 measured. Unshared copies measured 3.1–3.6, which this catches.
+    double liveCopies = 2.75;
     /// Heap a finished, shown record holds, in plain copies of it (the saved file loaded
     /// again): the result once, plus what the evaluation and the views derive (~0.6 measured).
     /// A second copy kept somewhere (the runner's, before it handed its result over) is 2.5.

@@ -136,8 +136,8 @@ RunRecord makeRecord(int i, const json& toolList, qint64 t0)
     a.firstEventNs = t0 + 85'000'000;
     a.lastEventNs = stamp + 1'000'000;
     a.doneNs = stamp + 1'000'000;
-    a.usage = TokenUsage {int(q.requestBody["messages"].size()) * 60, n,
-        int(q.requestBody["messages"].size()) * 60 + n, std::nullopt, 32};
+    a.usage = TokenUsage {int((*q.requestBody)["messages"].size()) * 60, n,
+        int((*q.requestBody)["messages"].size()) * 60 + n, std::nullopt, 32};
     q.timing.endNs = stamp + 1'200'000;
     q.metrics = computeMetrics(q.timing, a);
     r.gates = {{"answer", true}, {"no_markdown", true}, {"length", i % 5 != 0}};

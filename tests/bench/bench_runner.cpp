@@ -101,11 +101,12 @@ int main(int argc, char** argv)
     RunResult result;
     RunStats stats;
     bool done = false;
-    QObject::connect(&controller, &RunController::finished, [&](const RunResult& r, const RunStats& st) {
-        result = r;
-        stats = st;
-        done = true;
-    });
+    QObject::connect(&controller, &RunController::finished,
+        [&](const std::shared_ptr<const RunResult>& r, const RunStats& st) {
+            result = *r;
+            stats = st;
+            done = true;
+        });
     QObject::connect(&controller, &RunController::failed, [&](const QString& m) {
         QTextStream(stderr) << "failed: " << m << '\n';
         done = true;

@@ -76,9 +76,9 @@ TEST(ScenarioReplay, SeedsSituationsReachTheSeedsConclusions)
         for (const auto& server : r->servers)
             request.endpoints.push_back(server->endpoint);
         Replay* raw = r.get();
-        QObject::connect(
-            raw->controller.get(), &RunController::finished, [raw](const RunResult& result, const RunStats&) {
-                raw->result = result;
+        QObject::connect(raw->controller.get(), &RunController::finished,
+            [raw](const std::shared_ptr<const RunResult>& result, const RunStats&) {
+                raw->result = *result;
                 raw->done = true;
             });
         QObject::connect(raw->controller.get(), &RunController::failed, [raw](const QString& message) {

@@ -124,7 +124,7 @@ TEST_P(SameServer, TwoArmsGiveNoFlipsKlZeroAndTheWholePrefix)
     ASSERT_EQ(m.result.records.size(), 2u * prompts);
     for (const RunRecord& r : m.result.records) {
         ASSERT_TRUE(r.request.ok()) << r.request.failure.text().toStdString();
-        EXPECT_EQ(r.request.requestBody.value("temperature", -1.0), 0.0);
+        EXPECT_EQ(r.request.requestBody->value("temperature", -1.0), 0.0);
         EXPECT_TRUE(r.request.response.logprobs.present());
     }
     EXPECT_EQ(m.evaluation.fidelity.reference, 0);

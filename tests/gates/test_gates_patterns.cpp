@@ -142,23 +142,23 @@ TEST(ApplyGates, FillsEveryGateWithTrueFalseOrNull)
     RunRecord r
         = record(QStringLiteral("factual"), answer(QStringLiteral("**Tokyo** is the capital of Japan.")));
     applyGates(r, voiceSuite(), voicePatterns());
-    ASSERT_EQ(r.gates.size(), std::size_t(7));
+    ASSERT_EQ(r.gates->size(), std::size_t(7));
     for (const QString& name : gateNames())
-        ASSERT_TRUE(r.gates.contains(name.toStdString())) << name.toStdString();
-    EXPECT_EQ(r.gates["non_empty"], true);
-    EXPECT_EQ(r.gates["expected_answer"], true);
-    EXPECT_EQ(r.gates["tool_call"], nullptr);
-    EXPECT_EQ(r.gates["no_markdown"], false);
-    EXPECT_EQ(r.gates["no_thinking_leak"], true);
-    EXPECT_EQ(r.gates["coherent"], true);
-    EXPECT_EQ(r.gates["within_length"], true);
+        ASSERT_TRUE(r.gates->contains(name.toStdString())) << name.toStdString();
+    EXPECT_EQ((*r.gates)["non_empty"], true);
+    EXPECT_EQ((*r.gates)["expected_answer"], true);
+    EXPECT_EQ((*r.gates)["tool_call"], nullptr);
+    EXPECT_EQ((*r.gates)["no_markdown"], false);
+    EXPECT_EQ((*r.gates)["no_thinking_leak"], true);
+    EXPECT_EQ((*r.gates)["coherent"], true);
+    EXPECT_EQ((*r.gates)["within_length"], true);
 
-    const json& md = r.gateDetails["no_markdown"];
+    const json& md = (*r.gateDetails)["no_markdown"];
     EXPECT_EQ(md["verdict"], "fail");
     EXPECT_EQ(md["reason"], "bold \"**Tokyo**\" at 0–9");
     EXPECT_EQ(md["failure_class"], nullptr);
     EXPECT_EQ(md["ranges"], json::parse(R"([{"field": "content", "begin": 0, "end": 9, "what": "bold"}])"));
-    EXPECT_EQ(r.gateDetails["tool_call"]["verdict"], "not_applicable");
+    EXPECT_EQ((*r.gateDetails)["tool_call"]["verdict"], "not_applicable");
 }
 
 TEST(ApplyGates, ToolFailuresCarryTheirClass)
@@ -167,19 +167,19 @@ TEST(ApplyGates, ToolFailuresCarryTheirClass)
         answer(QStringLiteral(
             "<tool_call>\n{\"name\": \"web_search\", \"arguments\": {\"query\": \"rain\"}}\n</tool_call>")));
     applyGates(r, voiceSuite(), voicePatterns());
-    EXPECT_EQ(r.gates["tool_call"], false);
-    EXPECT_EQ(r.gateDetails["tool_call"]["failure_class"], "leaked_into_text");
-    EXPECT_EQ(r.gates["non_empty"], true); // something was said, even if it was the wrong thing
+    EXPECT_EQ((*r.gates)["tool_call"], false);
+    EXPECT_EQ((*r.gateDetails)["tool_call"]["failure_class"], "leaked_into_text");
+    EXPECT_EQ((*r.gates)["non_empty"], true); // something was said, even if it was the wrong thing
 }
 
 TEST(ApplyGates, WarmUpsFailuresAndUnknownTestsAreNotJudged)
 {
     const auto expectAllNull = [](const RunRecord& r, const char* reasonStart) {
-        ASSERT_EQ(r.gates.size(), std::size_t(7));
-        for (const auto& [name, value] : r.gates.items()) {
+        ASSERT_EQ(r.gates->size(), std::size_t(7));
+        for (const auto& [name, value] : r.gates->items()) {
             EXPECT_TRUE(value.is_null()) << name;
-            EXPECT_TRUE(r.gateDetails[name]["reason"].get<std::string>().starts_with(reasonStart))
-                << r.gateDetails[name]["reason"];
+            EXPECT_TRUE((*r.gateDetails)[name]["reason"].get<std::string>().starts_with(reasonStart))
+                << (*r.gateDetails)[name]["reason"];
         }
     };
     RunRecord warm = record(QStringLiteral("factual"), answer(seedGood));
@@ -203,14 +203,14 @@ TEST(ApplyGates, ExpectationsApplyToTheLastTurnOnly)
     RunRecord early = record(QStringLiteral("multi-turn-5"), answer(QStringLiteral("Nice to meet you!")));
     early.turn = 2;
     applyGates(early, voiceSuite(), voicePatterns());
-    EXPECT_EQ(early.gates["expected_answer"], nullptr);
-    EXPECT_EQ(early.gates["non_empty"], true);
+    EXPECT_EQ((*early.gates)["expected_answer"], nullptr);
+    EXPECT_EQ((*early.gates)["non_empty"], true);
 
     RunRecord last = early;
     last.turn = 5;
     applyGates(last, voiceSuite(), voicePatterns());
-    EXPECT_EQ(last.gates["expected_answer"], false);
+    EXPECT_EQ((*last.gates)["expected_answer"], false);
     last.request.response.content = QStringLiteral("Your name is Priya.");
     applyGates(last, voiceSuite(), voicePatterns());
-    EXPECT_EQ(last.gates["expected_answer"], true);
+    EXPECT_EQ((*last.gates)["expected_answer"], true);
 }

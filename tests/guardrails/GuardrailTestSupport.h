@@ -122,7 +122,7 @@ public:
     {
         RunRecord& r = text(endpoint, test, iteration, warmup, ttftMs);
         RequestRecord& q = r.request;
-        q.requestBody["tools"] = nlohmann::json::array({{{"type", "function"},
+        q.requestBody.edit()["tools"] = nlohmann::json::array({{{"type", "function"},
             {"function", {{"name", "web_search"}, {"parameters", {{"type", "object"}}}}}}});
         q.response.content.clear();
         q.response.toolCalls = {ToolCall {0, QStringLiteral("call_1"), QStringLiteral("function"),

@@ -104,8 +104,8 @@ TEST(FidelityGuardrails, SamplingIsFlagged)
 {
     RunBuilder b = fidelityRun();
     for (RunRecord* r : fidelityRecordsOf(b, 1))
-        r->request.requestBody["temperature"] = 0.7;
-    fidelityRecordsOf(b, 2)[0]->request.requestBody.erase("temperature");
+        r->request.requestBody.edit()["temperature"] = 0.7;
+    fidelityRecordsOf(b, 2)[0]->request.requestBody.edit().erase("temperature");
     const auto g = checkGuardrails(b.run);
     ASSERT_EQ(fidelityIds(g), QStringList {QStringLiteral("fidelity_not_greedy")}) << describe(g);
     const Guardrail* w = find(g, "fidelity_not_greedy");

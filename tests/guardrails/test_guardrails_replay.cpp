@@ -42,10 +42,11 @@ RunResult runToEnd(RunRequest request)
     std::optional<RunResult> result;
     QString failed;
     bool done = false;
-    QObject::connect(&controller, &RunController::finished, [&](const RunResult& r, const RunStats&) {
-        result = r;
-        done = true;
-    });
+    QObject::connect(&controller, &RunController::finished,
+        [&](const std::shared_ptr<const RunResult>& r, const RunStats&) {
+            result = *r;
+            done = true;
+        });
     QObject::connect(&controller, &RunController::failed, [&](const QString& m) {
         failed = m;
         done = true;

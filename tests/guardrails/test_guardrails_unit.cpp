@@ -255,8 +255,8 @@ TEST(Guardrails, ReasoningThatUsesTheWholeBudgetLeavesNoVisibleAnswer)
 TEST(Guardrails, DifferentThinkingSettingsAreCritical)
 {
     RunBuilder b = cleanRun();
-    b.forEach(
-        0, [](RunRecord& r) { r.request.requestBody["chat_template_kwargs"]["enable_thinking"] = true; });
+    b.forEach(0,
+        [](RunRecord& r) { r.request.requestBody.edit()["chat_template_kwargs"]["enable_thinking"] = true; });
     const auto g = checkGuardrails(b.run);
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("thinking_differs")}) << describe(g);
     EXPECT_EQ(g[0].severity, Guardrail::Severity::Critical);
@@ -471,8 +471,8 @@ TEST(Guardrails, LlamaServerWithoutAnyCacheReportIsAskedAbout)
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("prefix_cache")}) << describe(g);
     EXPECT_TRUE(contains(g[0].evidence, "caches prompts by default"));
     // cache_prompt: false answers the question.
-    b.forEach(0, [](RunRecord& r) { r.request.requestBody["cache_prompt"] = false; });
-    b.forEach(1, [](RunRecord& r) { r.request.requestBody["cache_prompt"] = false; });
+    b.forEach(0, [](RunRecord& r) { r.request.requestBody.edit()["cache_prompt"] = false; });
+    b.forEach(1, [](RunRecord& r) { r.request.requestBody.edit()["cache_prompt"] = false; });
     g = checkGuardrails(b.run);
     EXPECT_TRUE(g.empty()) << describe(g);
 }
@@ -560,11 +560,11 @@ TEST(Guardrails, TruncatedAnswersExceptIgnoreEosThroughput)
 {
     RunBuilder b = cleanRun();
     b.forEach(0, [](RunRecord& r) {
-        r.request.requestBody["ignore_eos"] = true; // throughput: "length" is the point
+        r.request.requestBody.edit()["ignore_eos"] = true; // throughput: "length" is the point
         r.request.response.finishReason = QStringLiteral("length");
     });
     b.forEach(1, [](RunRecord& r) {
-        r.request.requestBody["ignore_eos"] = true;
+        r.request.requestBody.edit()["ignore_eos"] = true;
         r.request.response.finishReason = QStringLiteral("length");
     });
     EXPECT_TRUE(checkGuardrails(b.run).empty()) << describe(checkGuardrails(b.run));
@@ -586,8 +586,8 @@ TEST(Guardrails, DifferentSamplingSettingsAreFlagged)
 {
     RunBuilder b = cleanRun();
     b.forEach(1, [](RunRecord& r) {
-        r.request.requestBody["temperature"] = 0.7;
-        r.request.requestBody["max_tokens"] = 512;
+        r.request.requestBody.edit()["temperature"] = 0.7;
+        r.request.requestBody.edit()["max_tokens"] = 512;
     });
     const auto g = checkGuardrails(b.run);
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("settings_differ")}) << describe(g);
@@ -600,7 +600,7 @@ TEST(Guardrails, DifferentSamplingSettingsAreFlagged)
     RunBuilder one = cleanRun();
     one.forEach(0, [](RunRecord& r) {
         if (r.test == u"chat")
-            r.request.requestBody["top_p"] = 0.8;
+            r.request.requestBody.edit()["top_p"] = 0.8;
     });
     const auto h = checkGuardrails(one.run);
     ASSERT_EQ(ids(h), QStringList {QStringLiteral("settings_differ")}) << describe(h);
@@ -613,15 +613,15 @@ TEST(Guardrails, LlamaServersNProbsIsTheSameLogprobsAsk)
 {
     RunBuilder b = cleanRun();
     b.forEach(0, [](RunRecord& r) {
-        r.request.requestBody["logprobs"] = true;
-        r.request.requestBody["top_logprobs"] = 20;
+        r.request.requestBody.edit()["logprobs"] = true;
+        r.request.requestBody.edit()["top_logprobs"] = 20;
     });
-    b.forEach(1, [](RunRecord& r) { r.request.requestBody["n_probs"] = 20; });
+    b.forEach(1, [](RunRecord& r) { r.request.requestBody.edit()["n_probs"] = 20; });
     // (These records carry no logprobs, so fidelity_no_logprobs speaks; the settings are the same.)
     const auto same = checkGuardrails(b.run);
     EXPECT_FALSE(ids(same).contains(QStringLiteral("settings_differ"))) << describe(same);
 
-    b.forEach(1, [](RunRecord& r) { r.request.requestBody["n_probs"] = 5; });
+    b.forEach(1, [](RunRecord& r) { r.request.requestBody.edit()["n_probs"] = 5; });
     const auto g = checkGuardrails(b.run);
     ASSERT_EQ(ids(g).first(), QStringLiteral("settings_differ")) << describe(g);
     EXPECT_TRUE(contains(g[0].evidence, "\"FP8\" sends top_logprobs=20, \"NVFP4\" sends top_logprobs=5"))

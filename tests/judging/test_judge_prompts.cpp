@@ -92,7 +92,7 @@ TEST(JudgePrompts, RubricPromptLayout)
 TEST(JudgePrompts, NoSystemPromptNoBlock)
 {
     RunRecord r = answerRecord(0, QStringLiteral("fact"), 1, 1, QStringLiteral("Paris"));
-    r.request.requestBody["messages"] = json::array({message("user", QStringLiteral("Capital?"))});
+    r.request.requestBody.edit()["messages"] = json::array({message("user", QStringLiteral("Capital?"))});
     const QString u = user(rubricPrompt(handRubric(), r));
     EXPECT_FALSE(u.contains(QStringLiteral("[System prompt]")));
     EXPECT_FALSE(u.contains(QStringLiteral("[Conversation]")));

@@ -40,10 +40,11 @@ inline Outcome run(
     QObject::connect(&controller, &RunController::liveDeltas,
         [&](const QList<LiveDelta>& d) { o.liveDeltas += int(d.size()); });
     QObject::connect(&controller, &RunController::warning, [&](const QString& w) { o.warnings << w; });
-    QObject::connect(&controller, &RunController::finished, [&](const RunResult& r, const RunStats&) {
-        o.result = r;
-        done = true;
-    });
+    QObject::connect(&controller, &RunController::finished,
+        [&](const std::shared_ptr<const RunResult>& r, const RunStats&) {
+            o.result = *r;
+            done = true;
+        });
     QObject::connect(&controller, &RunController::failed, [&](const QString& m) {
         o.failed = m;
         done = true;

@@ -227,7 +227,7 @@ TEST(StreamingClient, MissingApiKeyNamesTheVariable)
     qputenv("QS_TEST_MISSING_KEY", "s3cret");
     r = runChatBlocking(server.endpoint, prompt());
     EXPECT_TRUE(r.ok()) << r.failure.text().toStdString();
-    EXPECT_EQ(r.requestBody.dump().find("s3cret"), std::string::npos);
+    EXPECT_EQ(r.requestBody->dump().find("s3cret"), std::string::npos);
     qunsetenv("QS_TEST_MISSING_KEY");
 }
 

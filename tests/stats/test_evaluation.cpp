@@ -64,8 +64,8 @@ TEST(Evaluation, EnsureGatesJudgesRecordsWithoutVerdicts)
     run.records.push_back(r);
     const QString note = ensureGates(run);
     EXPECT_TRUE(note.contains(QStringLiteral("judged now"))) << note.toStdString();
-    ASSERT_TRUE(run.records[0].gates.contains("no_markdown"));
-    EXPECT_EQ(run.records[0].gates["no_markdown"], false);
+    ASSERT_TRUE(run.records[0].gates->contains("no_markdown"));
+    EXPECT_EQ((*run.records[0].gates)["no_markdown"], false);
     EXPECT_TRUE(ensureGates(run).isEmpty()); // nothing left to judge
 
     RunResult noSuite = makeRun({QStringLiteral("A")});

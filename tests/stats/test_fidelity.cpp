@@ -473,7 +473,7 @@ TEST(Fidelity, AMarkedReferenceWinsOverTheBaselineAndNothingWithoutFidelityPromp
 
     // Records that did not ask for logprobs (and a suite that marks nothing) are no fidelity prompts.
     for (RunRecord& r : run.records)
-        r.request.requestBody.erase("logprobs");
+        r.request.requestBody.edit().erase("logprobs");
     EXPECT_FALSE(computeFidelity(run, 0).measured());
     EXPECT_TRUE(toJson(computeFidelity(run, 0)).empty());
 }

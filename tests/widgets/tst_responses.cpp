@@ -281,8 +281,8 @@ private Q_SLOTS:
                         continue;
                     int score = 0;
                     for (const QString& g : gateNames())
-                        score += (a->gates.at(g.toStdString()) == false)
-                            != (b->gates.at(g.toStdString()) == false);
+                        score += (a->gates->at(g.toStdString()) == false)
+                            != (b->gates->at(g.toStdString()) == false);
                     if (score > bestScore) {
                         bestScore = score;
                         bestTest = t;
@@ -338,7 +338,7 @@ private Q_SLOTS:
             // A badge per judged gate, coloured by verdict, with the reason as tooltip.
             for (const QString& g : gateNames()) {
                 auto* b = col->findChild<QLabel*>(QStringLiteral("gate:") + g);
-                const nlohmann::json& v = rec->gates.at(g.toStdString());
+                const nlohmann::json& v = rec->gates->at(g.toStdString());
                 if (v.is_null()) {
                     QVERIFY2(!b, qPrintable(g));
                     continue;
@@ -350,7 +350,7 @@ private Q_SLOTS:
                                        : themeColors(Theme::Light).failBackground;
                 QVERIFY(b->styleSheet().contains(bg.name()));
                 const QString reason = QString::fromStdString(
-                    rec->gateDetails.at(g.toStdString()).at("reason").get<std::string>());
+                    rec->gateDetails->at(g.toStdString()).at("reason").get<std::string>());
                 QVERIFY2(b->toolTip().contains(reason.toHtmlEscaped()), qPrintable(b->toolTip()));
             }
             auto* na = col->findChild<QLabel*>(QStringLiteral("gates:not_applicable"));
@@ -612,7 +612,7 @@ private Q_SLOTS:
         rec.request.metrics.completionTokens = {12, CountSource::Estimate};
         rec.gateDetails = nlohmann::json::object();
         for (const QString& g : gateNames())
-            rec.gateDetails[g.toStdString()] = {{"verdict", "not_applicable"},
+            rec.gateDetails.edit()[g.toStdString()] = {{"verdict", "not_applicable"},
                 {"reason", "failed request: not judged"}, {"ranges", nlohmann::json::array()}};
         DashboardData d;
         d.result = r;

@@ -426,8 +426,8 @@ void ResponseColumn::rebuildHeader()
     for (const QString& gate : gateNames()) {
         const std::string key = gate.toStdString();
         const nlohmann::json details
-            = m_record->gateDetails.is_object() && m_record->gateDetails.contains(key)
-            ? m_record->gateDetails.at(key)
+            = m_record->gateDetails->is_object() && m_record->gateDetails->contains(key)
+            ? m_record->gateDetails->at(key)
             : nlohmann::json();
         const QString verdict = jsonString(details, "verdict");
         const QString reason = jsonString(details, "reason");

@@ -69,8 +69,8 @@ bool hasData(const Arm& arm, const Criterion& c, int endpoint)
         if (r.warmup || r.endpoint != endpoint || (!c.test.isEmpty() && r.test != c.test))
             continue;
         if (isGateCriterion(c)) {
-            const auto it = r.gates.find(c.gate.toStdString());
-            if (it != r.gates.end() && it->is_boolean())
+            const auto it = r.gates->find(c.gate.toStdString());
+            if (it != r.gates->end() && it->is_boolean())
                 return true;
         } else if (r.request.ok() && metricValue(r.request.metrics, c.metric)) {
             return true;

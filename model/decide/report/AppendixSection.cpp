@@ -32,7 +32,7 @@ void appendixSection(Doc& d, const Context& cx)
     for (int e = 0; e < int(cx.run.endpoints.size()); ++e) {
         const RunRecord* example = nullptr;
         for (const RunRecord& r : cx.run.records)
-            if (r.endpoint == e && !r.warmup && !r.request.requestBody.is_null()) {
+            if (r.endpoint == e && !r.warmup && !r.request.requestBody->is_null()) {
                 example = &r;
                 break;
             }

@@ -46,8 +46,8 @@ constexpr int MaxSampleChars = 1500;
 int failedGates(const RunRecord& r)
 {
     int n = 0;
-    if (r.gates.is_object())
-        for (const auto& [name, v] : r.gates.items())
+    if (r.gates->is_object())
+        for (const auto& [name, v] : r.gates->items())
             n += v.is_boolean() && !v.get<bool>() ? 1 : 0;
     return n + (r.request.ok() ? 0 : 1);
 }
@@ -60,10 +60,10 @@ SampleSide sampleSide(const Context& cx, const RunRecord& r)
         + u"run "_s + QString::number(r.iteration);
     QStringList failed;
     std::vector<std::pair<int, int>> ranges;
-    if (r.gateDetails.is_object()) {
+    if (r.gateDetails->is_object()) {
         for (const QString& gate : gateNames()) {
-            const auto it = r.gateDetails.find(gate.toStdString());
-            if (it == r.gateDetails.end() || it->value("verdict", std::string()) != "fail")
+            const auto it = r.gateDetails->find(gate.toStdString());
+            if (it == r.gateDetails->end() || it->value("verdict", std::string()) != "fail")
                 continue;
             failed << gate;
             s.notes << gate + u": "_s + QString::fromStdString(it->value("reason", std::string()));

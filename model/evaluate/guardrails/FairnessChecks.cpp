@@ -48,7 +48,7 @@ std::map<std::pair<int, QString>, const json*> firstBodies(const Context& ctx)
     std::map<std::pair<int, QString>, const json*> bodies;
     for (int e : ctx.arms)
         for (const RunRecord* r : ctx.measured[std::size_t(e)])
-            bodies.emplace(std::make_pair(e, r->test), &r->request.requestBody);
+            bodies.emplace(std::make_pair(e, r->test), &*r->request.requestBody);
     return bodies;
 }
 
