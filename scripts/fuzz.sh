@@ -10,7 +10,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 targets_all=(fuzz_http_response fuzz_sse fuzz_stream_chunk fuzz_stream_assembly fuzz_prometheus
-             fuzz_judge_reply fuzz_results_file fuzz_journal fuzz_suite fuzz_profile fuzz_gate_patterns)
+             fuzz_judge_reply fuzz_results_file fuzz_journal fuzz_suite fuzz_profile fuzz_gate_patterns
+             fuzz_probe_replies fuzz_rubric)
 target="${1:-all}"
 seconds="${2:-60}"
 if [ "$target" = all ]; then
@@ -49,6 +50,9 @@ seed() {
   if [ -d "fuzz/corpus/$t" ]; then cp -n fuzz/corpus/"$t"/* "$dir"/ 2>/dev/null || true; fi
   if [ -d "tests/data/fuzz-regressions/$t" ]; then
     cp -n tests/data/fuzz-regressions/"$t"/* "$dir"/ 2>/dev/null || true
+  fi
+  if [ -d "$build/emulator-seeds/$t" ]; then
+    cp -n "$build/emulator-seeds/$t"/* "$dir"/ 2>/dev/null || true
   fi
   case "$t" in
     fuzz_sse | fuzz_stream_assembly)
@@ -105,6 +109,7 @@ PY
     fuzz_suite) cp resources/suites/*.json "$dir"/ ;;
     fuzz_profile) cp resources/profiles/*.json "$dir"/ ;;
     fuzz_gate_patterns) cp resources/gates/*.json "$dir"/ ;;
+    fuzz_rubric) cp resources/judges/*.json "$dir"/ ;;
   esac
 }
 
@@ -116,6 +121,15 @@ dict_of() {
     *) echo fuzz/dict/json.dict ;;
   esac
 }
+
+# The emulator's own output, off its sockets, every dialect and era (tests/fuzz/emit_fuzz_seeds.cpp):
+# built by the release preset, which scripts/test.sh builds first.
+emitter="$root/build/release/tests/fuzz/emit_fuzz_seeds"
+if [ -x "$emitter" ]; then
+  "$emitter" "$build/emulator-seeds"
+else
+  echo "(no seeds from the emulator: $emitter is not built; cmake --build --preset release builds it)"
+fi
 
 failed=()
 for t in "${targets[@]}"; do

@@ -4,39 +4,12 @@
 #include "model/core/Clock.h"
 #include "model/core/MetricCatalog.h"
 #include "model/core/Percentile.h"
+#include "model/wire/ProbeReplies.h"
 #include "model/wire/StreamChunk.h"
 
 #include <QEventLoop>
 
 namespace qs {
-
-namespace {
-nlohmann::json parseJson(const QByteArray& body)
-{
-    return nlohmann::json::parse(body.constData(), body.constData() + body.size(), nullptr, false);
-}
-
-QString qstr(const nlohmann::json& j, const char* key)
-{
-    if (j.is_object() && j.contains(key) && j[key].is_string())
-        return QString::fromStdString(j[key].get<std::string>());
-    return {};
-}
-
-std::optional<qint64> qint(const nlohmann::json& j, const char* key)
-{
-    if (j.is_object() && j.contains(key) && j[key].is_number_integer())
-        return j[key].get<qint64>();
-    return std::nullopt;
-}
-
-void addEvidence(QString& evidence, const QString& more)
-{
-    if (!evidence.isEmpty())
-        evidence += QStringLiteral("; ");
-    evidence += more;
-}
-} // namespace
 
 EndpointProbe::EndpointProbe(QObject* parent)
     : QObject(parent)
@@ -73,8 +46,7 @@ void EndpointProbe::start(const Endpoint& endpoint, int rttSamples)
         m_result.healthStatus = r.status;
         if (r.status == 200) {
             m_result.healthy = true;
-            const auto j = parseJson(r.body);
-            m_result.healthDetail = qstr(j, "status");
+            probe::readHealthOk(r.body, m_result);
         } else if (r.status == 503) {
             const auto e = parseServerError(r.body);
             m_result.healthDetail = e ? e->message : QStringLiteral("service unavailable");
@@ -118,8 +90,7 @@ void EndpointProbe::start(const Endpoint& endpoint, int rttSamples)
             m_queue.clear();
             return;
         }
-        const auto j = parseJson(r.body);
-        if (!j.is_object() || !j.contains("data") || !j["data"].is_array()) {
+        if (!probe::readModelList(r.body, m_result)) {
             m_result.failure = makeFailure(FailureKind::NotOpenAiCompatible,
                 QStringLiteral("GET /v1/models did not return an OpenAI model list"),
                 QStringLiteral("Check that the URL points at llama-server, vLLM or "
@@ -129,48 +100,6 @@ void EndpointProbe::start(const Endpoint& endpoint, int rttSamples)
             m_queue.clear();
             return;
         }
-        QString ownedBy;
-        for (const auto& m : j["data"]) {
-            const QString id = qstr(m, "id");
-            if (id.isEmpty())
-                continue;
-            m_result.models << id;
-            if (m_result.models.size() == 1) {
-                ownedBy = qstr(m, "owned_by");
-                if (auto n = qint(m, "max_model_len")) {
-                    m_result.contextSize = n;
-                    m_result.contextSource = QStringLiteral("/v1/models max_model_len");
-                }
-                if (m.contains("meta") && m["meta"].is_object()) {
-                    if (auto n = qint(m["meta"], "n_ctx")) {
-                        m_result.contextSize = n;
-                        m_result.contextSource = QStringLiteral("/v1/models meta.n_ctx");
-                    }
-                }
-                if (m_result.modelPath.isEmpty())
-                    m_result.modelPath = qstr(m, "root");
-            }
-        }
-        Runtime detected = Runtime::Unknown;
-        if (ownedBy == u"llamacpp")
-            detected = Runtime::LlamaServer;
-        else if (ownedBy == u"vllm")
-            detected = Runtime::Vllm;
-        else if (ownedBy == u"sglang")
-            detected = Runtime::Sglang;
-        if (detected != Runtime::Unknown)
-            addEvidence(m_result.runtimeEvidence, QStringLiteral("/v1/models owned_by \"%1\"").arg(ownedBy));
-        else if (m_result.serverHeader.contains(u"llama.cpp")) {
-            detected = Runtime::LlamaServer;
-            addEvidence(m_result.runtimeEvidence, QStringLiteral("Server: %1").arg(m_result.serverHeader));
-        }
-        if (detected != Runtime::Unknown) {
-            if (m_result.endpoint.runtime != Runtime::Unknown && m_result.endpoint.runtime != detected)
-                m_result.warnings << QStringLiteral(
-                    "the endpoint is configured as %1 but the server looks like %2")
-                                         .arg(runtimeName(m_result.endpoint.runtime), runtimeName(detected));
-            m_result.runtime = detected;
-        }
         planAfterModels();
     });
     next();
@@ -179,63 +108,16 @@ void EndpointProbe::start(const Endpoint& endpoint, int rttSamples)
 void EndpointProbe::planAfterModels()
 {
     const auto llamaProps = [this](const Reply& r) {
-        const auto j = parseJson(r.body);
-        if (r.status != 200 || !j.is_object()
-            || !(j.contains("default_generation_settings") || j.contains("build_info")))
-            return;
-        if (m_result.runtime == Runtime::Unknown) {
-            m_result.runtime = Runtime::LlamaServer;
-        }
-        addEvidence(m_result.runtimeEvidence, QStringLiteral("GET /props"));
-        m_result.properties = j;
-        m_result.serverVersion = qstr(j, "build_info");
-        m_result.chatTemplate = qstr(j, "chat_template");
-        m_result.modelPath = qstr(j, "model_path").isEmpty() ? m_result.modelPath : qstr(j, "model_path");
-        if (auto n = qint(j, "total_slots"))
-            m_result.totalSlots = int(*n);
-        if (j.contains("default_generation_settings") && j["default_generation_settings"].is_object()) {
-            if (auto n = qint(j["default_generation_settings"], "n_ctx")) {
-                m_result.contextSize = n;
-                m_result.contextSource
-                    = QStringLiteral("/props default_generation_settings.n_ctx (per slot)");
-            }
-        }
-        if (m_result.totalSlots && *m_result.totalSlots > 1)
-            m_result.warnings << QStringLiteral(
-                "llama-server has %1 slots: each request gets 1/%1 of the context "
-                "(-c %2 in total) unless --kv-unified is set")
-                                     .arg(*m_result.totalSlots)
-                                     .arg(m_result.contextSize.value_or(0) * *m_result.totalSlots);
+        if (r.status == 200)
+            probe::readLlamaProps(r.body, m_result);
     };
     const auto vllmVersion = [this](const Reply& r) {
-        const auto j = parseJson(r.body);
-        if (r.status != 200 || !j.is_object() || qstr(j, "version").isEmpty())
-            return;
-        if (m_result.runtime == Runtime::Unknown && m_result.serverHeader.contains(u"uvicorn"))
-            m_result.runtime = Runtime::Vllm;
-        if (m_result.runtime == Runtime::Vllm)
-            addEvidence(m_result.runtimeEvidence, QStringLiteral("GET /version"));
-        m_result.serverVersion = qstr(j, "version");
-        m_result.properties = j;
+        if (r.status == 200)
+            probe::readVllmVersion(r.body, m_result);
     };
     const auto sglangInfo = [this](const Reply& r) {
-        const auto j = parseJson(r.body);
-        if (r.status != 200 || !j.is_object())
-            return;
-        if (m_result.runtime == Runtime::Unknown)
-            m_result.runtime = Runtime::Sglang;
-        addEvidence(m_result.runtimeEvidence, QStringLiteral("GET /server_info"));
-        m_result.properties = j;
-        if (!qstr(j, "version").isEmpty())
-            m_result.serverVersion = qstr(j, "version");
-        if (auto n = qint(j, "context_length")) {
-            m_result.contextSize = n;
-            m_result.contextSource = QStringLiteral("/server_info context_length");
-        }
-        m_result.toolCallParser = qstr(j, "tool_call_parser");
-        m_result.reasoningParser = qstr(j, "reasoning_parser");
-        if (m_result.modelPath.isEmpty())
-            m_result.modelPath = qstr(j, "model_path");
+        if (r.status == 200)
+            probe::readSglangInfo(r.body, m_result);
     };
 
     switch (m_result.runtime) {
