@@ -3,6 +3,13 @@
 
 namespace qs {
 
+void internJson(RunRecord& record, JsonInterner& pool)
+{
+    record.request.requestBody = pool.intern(record.request.requestBody);
+    record.gates = pool.intern(record.gates);
+    record.gateDetails = pool.intern(record.gateDetails);
+}
+
 QString runOrderId(RunOrder order)
 {
     switch (order) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/core/Endpoint.h"
+#include "model/core/JsonInterner.h"
 #include "model/core/Judging.h"
 #include "model/core/RequestRecord.h"
 #include "model/core/Telemetry.h"
@@ -29,6 +30,10 @@ struct RunRecord {
     SharedJson gates = SharedJson::emptyObject();
     SharedJson gateDetails = SharedJson::emptyObject(); ///< reasons and character ranges
 };
+
+/// Shares the record's request body and gate verdicts with equal ones already in `pool`: how the
+/// runner and the loaders keep a long run's records at the cost of their own measurements.
+void internJson(RunRecord& record, JsonInterner& pool);
 
 enum class RunOrder {
     Interleaved, ///< per test, endpoints alternate A B, B A, … so drift hits every arm alike

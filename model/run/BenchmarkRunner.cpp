@@ -80,6 +80,7 @@ void BenchmarkRunner::start(RunRequest request)
     m_cancel = false;
     m_request = std::move(request);
     m_result = RunResult();
+    m_sharedJson.clear();
     m_result.toolVersion = QStringLiteral(QS_VERSION);
     m_result.host = QHostInfo::localHostName();
     m_result.startedAt = QDateTime::currentDateTimeUtc();
@@ -418,6 +419,7 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
     ++m_stats.requests;
     // Judge the answer now, so the journal, the live view and the file all carry the verdicts.
     applyGates(record, m_request.suite, *m_gatePatterns);
+    internJson(record, m_sharedJson); // most iterations repeat a body and its verdicts
 
     if (m_journal.isOpen()) {
         // Said once (a full disk fails every append): the run goes on, every request stays in

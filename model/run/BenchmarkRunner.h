@@ -140,6 +140,7 @@ private:
     int m_probesPending = 0;
     RunJournal m_journal;
     std::optional<GatePatterns> m_gatePatterns; ///< the suite's, compiled once per run
+    JsonInterner m_sharedJson; ///< the run's distinct request bodies and gate verdicts
     QTimer* m_liveTimer = nullptr;
     QList<LiveDelta> m_live;
     RunProgress m_progress;

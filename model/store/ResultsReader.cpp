@@ -187,6 +187,7 @@ private:
             // The DOM is dropped right after: its request body can be moved, not copied.
             m_records.push_back(readRecord(
                 parsed, m_endpoints, m_source + ": records[" + std::to_string(m_current) + "]", &parsed));
+            internJson(m_records.back(), m_sharedJson);
             return false; // converted: drop its DOM
         case Event::array_start:
             badField(records.element(m_next), "expected an object, found a list");
@@ -255,6 +256,7 @@ private:
     std::size_t m_current = 0;
     std::vector<RunEndpoint> m_endpoints;
     std::vector<RunRecord> m_records;
+    JsonInterner m_sharedJson; ///< the file's distinct request bodies and gate verdicts, held once
     bool m_inTelemetry = false;
     bool m_inSamples = false;
     std::string m_telemetryKey;

@@ -338,6 +338,7 @@ RunResult parseJournal(QByteArrayView bytes, const QString& journalPath, const Q
     QString dropped;
     bool lastWithoutNewline = false;
     qint64 missingRecords = 0, missingSamples = 0; // lines the run could not write (journal_gap)
+    JsonInterner sharedJson; // the journal's distinct request bodies and verdicts, held once
     QString missingWhy;
     int lineNo = 1;
     for (const char* line = newline + 1; line < end; line = newline + 1) {
@@ -361,8 +362,10 @@ RunResult parseJournal(QByteArrayView bytes, const QString& journalPath, const Q
                     missingWhy = QString::fromStdString(why->get<std::string>());
             } else if (TelemetryLines::isTelemetryLine(j))
                 telemetry.read(j, where);
-            else
+            else {
                 result.records.push_back(recordFromJson(j, result.endpoints, where));
+                internJson(result.records.back(), sharedJson);
+            }
             lastWithoutNewline = newline == end;
         } catch (const ResultFileError& e) {
             if (!isLast) {

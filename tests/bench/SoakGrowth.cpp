@@ -85,11 +85,13 @@ QStringList clearGrowth(const SoakResult& r, const SoakGrowth& g, const SoakLimi
                                  "%3 bytes a record is (limit %4 KiB)")
                       .arg(fixed(g.heapKiBPer1000Requests, 0), fixed(limits.liveCopies, 2),
                           fixed(r.recordBytes, 0), fixed(liveLimit, 0));
-    if (r.recordBytes > 0 && g.heldBytesPerRecord > limits.heldCopies * r.recordBytes)
+    const double heldLimit
+        = limits.heldCopies * r.recordBytes + limits.heldFloorMiB * MiB / std::max(g.requests, 1);
+    if (r.recordBytes > 0 && g.heldBytesPerRecord > heldLimit)
         broken << QStringLiteral("the finished run is held more than %1 times: %2 bytes per record while "
-                                 "shown, one plain copy is %3")
+                                 "shown, one plain copy is %3 (limit %4 with the views' fixed %5 MiB)")
                       .arg(fixed(limits.heldCopies, 1), fixed(g.heldBytesPerRecord, 0),
-                          fixed(r.recordBytes, 0));
+                          fixed(r.recordBytes, 0), fixed(heldLimit, 0), fixed(limits.heldFloorMiB, 0));
     if (g.fdsReleased - g.fdsBaseline > limits.extraFds)
         broken << QStringLiteral("descriptors leak: %1 open after the window closed, %2 before the run")
                       .arg(g.fdsReleased)

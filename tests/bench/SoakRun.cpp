@@ -265,7 +265,8 @@ public:
         measureOneCopy(finished.first().at(1).toString());
     }
 
-    /// What the saved records cost as one plain copy (loaded from the file: nothing shared).
+    /// What the saved records cost as one plain copy: the file loaded again, as a review holds it
+    /// (no copies; equal request bodies and verdicts held once, as the runner holds them).
     void measureOneCopy(const QString& saved)
     {
         try {

@@ -111,6 +111,23 @@ TEST(Runner, RunsThePlanJournalsEveryRecordAndGrowsConversations)
         ++checked;
     }
     EXPECT_EQ(checked, 2); // two measured runs of the conversation
+
+    // Both measured runs of a turn sent the same body and got the same verdicts: the run holds
+    // each once (JsonInterner). Bodies are shared exactly when they are the same text.
+    int shared = 0;
+    for (const RunRecord& a : r.records)
+        for (const RunRecord& b : r.records) {
+            if (&a == &b || a.warmup || b.warmup || a.test != b.test || a.turn != b.turn)
+                continue;
+            EXPECT_EQ(b.request.requestBody.sharesWith(a.request.requestBody),
+                b.request.requestBody->dump() == a.request.requestBody->dump());
+            if (a.endpoint == b.endpoint) {
+                EXPECT_TRUE(b.request.requestBody.sharesWith(a.request.requestBody)) << a.test.toStdString();
+                EXPECT_TRUE(b.gateDetails.sharesWith(a.gateDetails)) << a.test.toStdString();
+                ++shared;
+            }
+        }
+    EXPECT_EQ(shared, 2 * 5 * 2); // per endpoint, 5 requests per iteration, each seen from both sides
 }
 
 TEST(Runner, DeadEndpointIsSkippedAndNoneReachableFails)

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // SharedJson: a record's request body and gate verdicts are shared between copies of the record
 // (the live snapshots copy every record twice a second), and a change never reaches another copy.
+#include "model/core/JsonInterner.h"
 #include "model/core/RunRecord.h"
 #include "model/core/SharedJson.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 #include <thread>
 
 using namespace qs;
@@ -83,4 +85,66 @@ TEST(SharedJson, CopiesReadAndDroppedOnOtherThreadsWhileTheOriginalIsEdited)
         original.edit()["n"] = i; // the first edit detaches from the copies the reader holds
     reader.join();
     EXPECT_EQ((*original)["n"], 1000);
+}
+
+// JsonInterner: equal values built apart (every iteration's request body, the same verdicts) are
+// held once, and a record that changes its copy never changes the pool's or another record's.
+TEST(JsonInterner, EqualValuesBuiltApartAreHeldOnce)
+{
+    JsonInterner pool;
+    const SharedJson first = pool.intern(SharedJson(json {{"model", "m"}, {"max_tokens", 64}}));
+    const SharedJson second = pool.intern(SharedJson(json {{"max_tokens", 64}, {"model", "m"}}));
+    const SharedJson other = pool.intern(SharedJson(json {{"model", "m"}, {"max_tokens", 65}}));
+    EXPECT_TRUE(second.sharesWith(first));
+    EXPECT_FALSE(other.sharesWith(first));
+    EXPECT_EQ(pool.size(), 2u);
+    // Equal to nlohmann's ==, but saved as other text: never one for the other.
+    EXPECT_FALSE(pool.intern(SharedJson(json {{"model", "m"}, {"max_tokens", 64.0}})).sharesWith(first));
+    const SharedJson zero = pool.intern(SharedJson(json {{"t", 0.0}}));
+    EXPECT_FALSE(pool.intern(SharedJson(json {{"t", -0.0}})).sharesWith(zero));
+    EXPECT_EQ(pool.size(), 5u);
+}
+
+TEST(JsonInterner, AnEditedCopyLeavesThePoolAndOtherRecordsAlone)
+{
+    JsonInterner pool;
+    SharedJson a = pool.intern(SharedJson(json {{"non_empty", true}}));
+    const SharedJson b = pool.intern(SharedJson(json {{"non_empty", true}}));
+    a.edit()["non_empty"] = false;
+    EXPECT_EQ((*b)["non_empty"], true);
+    const SharedJson c = pool.intern(SharedJson(json {{"non_empty", true}}));
+    EXPECT_TRUE(c.sharesWith(b));
+    EXPECT_EQ((*c)["non_empty"], true);
+    EXPECT_TRUE(pool.intern(a).sharesWith(a)); // the edited value is new to the pool
+    EXPECT_EQ(pool.size(), 2u);
+}
+
+TEST(JsonInterner, TheSameNanIsSharedNotPiledUp)
+{
+    // NaN != NaN to ==; held apart, every record with one would add an entry under one hash.
+    JsonInterner pool;
+    const json nan = {{"x", std::numeric_limits<double>::quiet_NaN()}};
+    const SharedJson a = pool.intern(SharedJson(nan));
+    for (int i = 0; i < 3; ++i)
+        EXPECT_TRUE(pool.intern(SharedJson(nan)).sharesWith(a));
+    EXPECT_EQ(pool.size(), 1u);
+}
+
+TEST(JsonInterner, ARecordsBodyAndVerdictsAreShared)
+{
+    JsonInterner pool;
+    std::vector<RunRecord> records(3);
+    for (RunRecord& r : records) {
+        r.request.requestBody = json {{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}};
+        r.gates = {{"non_empty", true}};
+        r.gateDetails = {{"non_empty", {{"verdict", "pass"}, {"reason", "3 characters"}}}};
+    }
+    records[2].gateDetails = {{"non_empty", {{"verdict", "pass"}, {"reason", "4 characters"}}}};
+    for (RunRecord& r : records)
+        internJson(r, pool);
+    EXPECT_TRUE(records[1].request.requestBody.sharesWith(records[0].request.requestBody));
+    EXPECT_TRUE(records[2].gates.sharesWith(records[0].gates));
+    EXPECT_TRUE(records[1].gateDetails.sharesWith(records[0].gateDetails));
+    EXPECT_FALSE(records[2].gateDetails.sharesWith(records[0].gateDetails));
+    EXPECT_EQ(pool.size(), 4u);
 }

@@ -78,6 +78,11 @@ TEST(RunJournal, RecoversEveryRecord)
         EXPECT_EQ(recordToJson(back.records[std::size_t(i)], back.endpoints),
             recordToJson(numbered(r, i), r.endpoints))
             << i;
+    // Records 0–3 and 6–9 are the same requests: their bodies and verdicts are held once.
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_TRUE(back.records[i + 6].request.requestBody.sharesWith(back.records[i].request.requestBody));
+        EXPECT_TRUE(back.records[i + 6].gateDetails.sharesWith(back.records[i].gateDetails));
+    }
 
     // The recovered run saves and loads as a normal results file.
     const QString out = dir.filePath(QStringLiteral("recovered.json"));

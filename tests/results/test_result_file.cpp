@@ -173,6 +173,28 @@ TEST(ResultFile, FileRoundTripsByteForByte)
     EXPECT_EQ(serializeResults(back), bytes);
 }
 
+TEST(ResultFile, EqualBodiesAndVerdictsAreHeldOnceWhenLoaded)
+{
+    // 12 records: makeResult()'s six twice. A file of 40,000 records holds a few hundred distinct
+    // request bodies and verdicts; loaded, each is held once (JsonInterner).
+    const RunResult r = makeResultWith(12);
+    RunResult back = parseResults(serializeResults(r), QStringLiteral("run.json"));
+    ASSERT_EQ(back.records.size(), 12u);
+    for (std::size_t i = 0; i < 6; ++i) {
+        const RunRecord& a = back.records[i];
+        const RunRecord& b = back.records[i + 6];
+        EXPECT_TRUE(b.request.requestBody.sharesWith(a.request.requestBody)) << "record " << i;
+        EXPECT_TRUE(b.gates.sharesWith(a.gates)) << "record " << i;
+        EXPECT_TRUE(b.gateDetails.sharesWith(a.gateDetails)) << "record " << i;
+    }
+    EXPECT_FALSE(back.records[1].request.requestBody.sharesWith(back.records[0].request.requestBody));
+    // A change to one record's verdicts reaches no other, and the file still says what it said.
+    back.records[0].gates.edit()["answer"] = false;
+    EXPECT_EQ((*back.records[6].gates)["answer"], true);
+    back.records[0].gates = *r.records[0].gates;
+    EXPECT_EQ(serializeResults(back), serializeResults(r));
+}
+
 TEST(ResultFile, LoadedRecordsRebuildTheMeasurements)
 {
     const RunResult r = makeResult();

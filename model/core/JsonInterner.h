@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "model/core/SharedJson.h"
+
+#include <cstddef>
+#include <unordered_map>
+
+namespace qs {
+
+/// Hands out one shared value for each distinct JSON value it is given.
+///
+/// Why: a run sends an endpoint the same request body in every iteration, and most answers pass
+/// the same gates for the same reasons, so 40,000 records hold a few hundred distinct bodies and
+/// verdicts. Sharing copies of one record (SharedJson) does not share equal values built apart;
+/// interning them does, and a record then costs its own measurements only.
+///
+/// The pool keeps what it holds alive for as long as it lives (one run, one file being read), and
+/// so keeps it shared: a record that edits its body or verdicts gets its own copy
+/// (SharedJson::edit) and never changes the pool's. Not thread-safe: one pool per thread.
+class JsonInterner {
+public:
+    /// An interned value equal to `value`: the one interned before, or `value` itself from now on.
+    /// Equal means the same text when saved: 64 and 64.0 (equal to nlohmann's ==) are not shared.
+    SharedJson intern(const SharedJson& value);
+
+    std::size_t size() const { return m_values.size(); } ///< distinct values held
+    void clear() { m_values.clear(); }
+
+private:
+    std::unordered_multimap<std::size_t, SharedJson> m_values; ///< by std::hash<json>
+};
+
+} // namespace qs
