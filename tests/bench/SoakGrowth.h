@@ -45,7 +45,8 @@ struct SoakLimits {
     /// 5.5 KB in the soak). The runner's result, the workers' growing copy, the snapshot shown
     /// and the one being evaluated all hold the record, sharing its JSON (SharedJson) and each
     /// with its own ~2.5 KB of plain fields: 2.2 measured in 90 s, 2.85 in 30 minutes.
-    /// Unshared copies would be ~9; bodies not interned by the runner ~4.3 (test_runner pins it).
+    /// Estimated, not measured: unshared copies ~9 (3.5 × 13.8 KB / 5.5 KB), bodies not interned
+    /// by the runner ~4.3 (test_runner pins that directly).
     double liveCopies = 4;
     /// Heap a finished, shown record holds, in plain copies of it, beyond what the evaluation and
     /// views hold whatever the run's size (heldFloorMiB, spread over the records): 1.07 copies
