@@ -16,11 +16,12 @@ int runDemo(const QStringList& args)
     if (args.contains(u"--help") || args.contains(u"-h")) {
         QTextStream(stdout)
             << "Usage: quantscope demo [RUN OPTIONS]\n\n"
-               "Runs the voice-assistant suite (1 warm-up, 2 measured runs, parallel) against the two "
-               "built-in\n"
-               "simulated endpoints, saves the results under the data folder and prints the summary. Any\n"
-               "option of `quantscope run` (see quantscope run --help) overrides the defaults, e.g. --runs "
-               "5.\n";
+               "Runs a short draw of the voice-assistant suite (2 prompts of each category, 1 warm-up, 2\n"
+               "measured runs, parallel) against the two built-in simulated endpoints, saves the results\n"
+               "under the data folder and prints the summary. Any option of `quantscope run` (see "
+               "quantscope\n"
+               "run --help) overrides the defaults, e.g. --runs 5 or --prompts-per-category 100 (every "
+               "prompt).\n";
         return 0;
     }
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
@@ -45,7 +46,8 @@ int runDemo(const QStringList& args)
             QStringLiteral("--endpoint"),
             QStringLiteral("name=NVFP4 vLLM (simulated),url=sim:nvfp4-like,quant=NVFP4"),
             QStringLiteral("--runs"), QStringLiteral("2"), QStringLiteral("--warmup"), QStringLiteral("1"),
-            QStringLiteral("--order"), QStringLiteral("parallel"), QStringLiteral("--out"), out};
+            QStringLiteral("--prompts-per-category"), QStringLiteral("2"), QStringLiteral("--order"),
+            QStringLiteral("parallel"), QStringLiteral("--out"), out};
     run += args;
     const int rc = runRun(run);
     if (rc != 0)

@@ -8,6 +8,7 @@
 #include "model/core/Suite.h"
 #include "model/run/RunController.h"
 #include "model/run/RunPlan.h"
+#include "model/run/SuiteComposition.h"
 #include "model/store/ResultFile.h"
 #include "model/store/RunJournal.h"
 
@@ -73,12 +74,18 @@ int runRun(const QStringList& args)
     const auto opt = [&](const char* name, const char* help, const char* value) {
         p.addOption({QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value)});
     };
-    opt("suite", "Built-in suite name (voice-assistant, quick-smoke, throughput, fidelity) or a suite file.",
+    opt("suite",
+        "Built-in suite name (voice-assistant, context-sweep, quick-smoke, throughput, fidelity) or a suite "
+        "file.",
         "NAME|FILE");
     opt("endpoint", "An endpoint (repeatable).", "SPEC");
     opt("endpoints", "A JSON list of endpoints with the SPEC fields.", "FILE");
     opt("warmup", "Warm-up runs per endpoint and test (default: the suite's).", "N");
     opt("runs", "Measured runs per endpoint and test (default: the suite's).", "N");
+    opt("prompts-per-category",
+        "Ask only N distinct prompts of each category, drawn with --seed (a short run: the statistics then "
+        "rest on fewer prompts). Default: every prompt of the suite.",
+        "N");
     opt("order", "interleaved (default), sequential or parallel.", "ORDER");
     opt("concurrency", "Requests in flight per endpoint (default 1).", "N");
     opt("max-tokens", "Override max_tokens for every request.", "N");
@@ -106,8 +113,9 @@ int runRun(const QStringList& args)
     if (!p.positionalArguments().isEmpty())
         return usage(QStringLiteral("unexpected argument \"%1\"").arg(p.positionalArguments().front()));
     if (!p.isSet(QStringLiteral("suite")))
-        return usage(QStringLiteral(
-            "--suite is required (built-in: voice-assistant, quick-smoke, throughput, fidelity)"));
+        return usage(
+            QStringLiteral("--suite is required (built-in: voice-assistant, context-sweep, quick-smoke, "
+                           "throughput, fidelity)"));
     if (!p.isSet(QStringLiteral("out")))
         return usage(QStringLiteral("--out FILE is required: where to save the results"));
     if (!p.isSet(QStringLiteral("endpoint")) && !p.isSet(QStringLiteral("endpoints")))
@@ -123,7 +131,8 @@ int runRun(const QStringList& args)
         || !intOption(p, "concurrency", 1, 1024, settings.concurrency, error)
         || !intOption(p, "seed", 0, 2147483647, seed, error)
         || !intOption(p, "timeout-ms", 1, 86400000, settings.requestTimeoutMs, error)
-        || !intOption(p, "scrape-ms", 50, 60000, settings.scrapeMs, error))
+        || !intOption(p, "scrape-ms", 50, 60000, settings.scrapeMs, error)
+        || !intOption(p, "prompts-per-category", 1, 100000, settings.promptsPerCategory, error))
         return usage(error);
     auto judgeOptions = judgeOptionsFrom(p, error);
     if (!judgeOptions && !error.isEmpty())
@@ -187,17 +196,20 @@ int runRun(const QStringList& args)
                                     "quantscope recover %1 --out RECOVERED.json\nor delete it to start over.")
                          .arg(request.journalPath, outPath));
 
-    const RunPlan plan = makePlan(request.suite, int(request.endpoints.size()), settings);
+    // What is planned, counted as the evidence counts it: the runner draws the same prompts.
+    const Suite planned = drawPrompts(request.suite, settings.promptsPerCategory, settings.seed);
+    const RunPlan plan = makePlan(planned, int(request.endpoints.size()), settings);
     const bool quiet = p.isSet(QStringLiteral("quiet"));
     const bool tty = stderrIsTty();
     if (!quiet)
         err << QStringLiteral(
-            "Running suite \"%1\" (%2 tests) on %3 endpoint(s), %4 order: %5 requests planned\n")
-                   .arg(request.suite.name.isEmpty() ? request.suite.id : request.suite.name)
-                   .arg(request.suite.tests.size())
+            "Running suite \"%1\" (%2 tests) on %3 endpoint(s), %4 order: %5 requests planned\n  %6\n")
+                   .arg(planned.name.isEmpty() ? planned.id : planned.name)
+                   .arg(planned.tests.size())
                    .arg(request.endpoints.size())
                    .arg(runOrderId(settings.order))
-                   .arg(plan.totalRequests);
+                   .arg(plan.totalRequests)
+                   .arg(compositionText(suiteComposition(planned, settings)));
     err.flush();
 
     RunController controller;

@@ -40,6 +40,8 @@ nlohmann::json buildChatBody(const Endpoint& endpoint, const ChatRequest& reques
             body["top_logprobs"] = *request.topLogprobs;
         }
     }
+    if (request.noPromptCache && endpoint.runtime == Runtime::LlamaServer)
+        body["cache_prompt"] = false;
     if (endpoint.extraBody.is_object())
         body.merge_patch(endpoint.extraBody);
     if (request.extraBody.is_object())

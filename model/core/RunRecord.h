@@ -55,6 +55,9 @@ struct RunSettings {
     /// (`--no-server-metrics` turns it off).
     bool serverMetrics = true;
     int scrapeMs = DefaultScrapeMs; ///< scrape period (`--scrape-ms`)
+    /// Run only this many distinct prompts of each category, drawn with `seed`
+    /// (`--prompts-per-category`; the demo's short run); 0 runs every test of the suite.
+    int promptsPerCategory = 0;
 };
 
 /// An endpoint as the run saw it: its description (never a key), how the user named it, and

@@ -27,6 +27,29 @@ struct Expectations {
     std::optional<int> maxSentences;
 };
 
+/// A long context built for a test (the `context-sweep` suite): the suite's system prompt followed
+/// by a generated briefing (calendar entries, reminders, notes) grown until the whole prompt is
+/// about `tokens` tokens, with `fact` placed at `depth` of the briefing. The runner builds it
+/// (run/ContextBuilder); the same text on every endpoint for the same iteration.
+struct ContextSpec {
+    int tokens = 0; ///< the whole prompt's target size, in tokens (≈ words of the filler)
+    QString fact; ///< a sentence the question needs; empty = none
+    double depth = 0.5; ///< where `fact` sits: 0 = the start of the briefing, 1 = its end
+};
+
+/// What a suite measures of the servers' prefix caches (`"prefix_cache"`).
+enum class PrefixCacheMode {
+    Unstated, ///< the suite does not say (files written before the key existed)
+    /// Production's pattern: the system prompt and briefing are the same in every request, so a
+    /// server serves them from its cache after the first; the runner ends the system prompt with a
+    /// line of its own per conversation, so each conversation (and each timing repeat) is new.
+    Warm,
+    /// Prefill measured: every request starts with a unique salt and llama-server is sent
+    /// `cache_prompt: false`, so nothing of the prompt can come from a cache.
+    Cold,
+};
+QString prefixCacheId(PrefixCacheMode mode); ///< "", "warm", "cold"
+
 /// One test of a suite: a single prompt, explicit messages, or a multi-turn conversation whose
 /// assistant turns are the model's own previous replies.
 struct SuiteTest {
@@ -57,6 +80,9 @@ struct SuiteTest {
     /// (temperature 0, the suite's seed or 1), with `logprobs` and `top_logprobs`, and the same
     /// max_tokens on every arm; each arm's answer is compared token by token with the reference's.
     bool fidelity = false;
+
+    /// `"context"`: a generated long context in the system prompt (context-sweep tests).
+    std::optional<ContextSpec> context;
 
     int turnCount() const { return messages.is_array() ? 1 : int(turns.size()); }
 };
@@ -95,6 +121,9 @@ struct Suite {
     /// empty object when the suite has none.
     nlohmann::json gates = nlohmann::json::object();
 
+    /// `"prefix_cache"`: what the suite measures of the servers' prefix caches.
+    PrefixCacheMode prefixCache = PrefixCacheMode::Unstated;
+
     QString source; ///< the file it came from, or "builtin:NAME"
     nlohmann::json raw; ///< the suite exactly as loaded, stored in result files
 };
@@ -111,7 +140,8 @@ public:
 Suite parseSuite(const nlohmann::json& json, const QString& sourceName);
 /// Reads a suite file. Throws SuiteError (unreadable, not JSON — with line and column —, invalid).
 Suite loadSuiteFile(const QString& path);
-/// Names of the built-in suites ("voice-assistant", "quick-smoke", "throughput", "fidelity").
+/// Names of the built-in suites ("voice-assistant", "context-sweep", "quick-smoke", "throughput",
+/// "fidelity").
 QStringList builtinSuiteNames();
 /// Throws SuiteError when `name` is not a built-in suite.
 Suite loadBuiltinSuite(const QString& name);

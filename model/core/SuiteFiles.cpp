@@ -20,8 +20,8 @@ json parseSuiteDocument(const QByteArray& data, const QString& source)
 
 const QStringList& builtinNames()
 {
-    static const QStringList names = {QStringLiteral("voice-assistant"), QStringLiteral("quick-smoke"),
-        QStringLiteral("throughput"), QStringLiteral("fidelity")};
+    static const QStringList names = {QStringLiteral("voice-assistant"), QStringLiteral("context-sweep"),
+        QStringLiteral("quick-smoke"), QStringLiteral("throughput"), QStringLiteral("fidelity")};
     return names;
 }
 

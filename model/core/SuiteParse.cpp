@@ -135,8 +135,26 @@ SuiteDefaults parseDefaults(const DocumentContext& ctx, const json& suite)
     return d;
 }
 
-const std::vector<std::string_view> suiteKeys
-    = {"id", "name", "description", "system", "tools", "defaults", "tests", "warmup_prompts", "gates"};
+const std::vector<std::string_view> suiteKeys = {"id", "name", "description", "system", "tools", "defaults",
+    "tests", "warmup_prompts", "gates", "prefix_cache"};
+
+// What the suite measures of the servers' prefix caches: said in the suite, so that a report can
+// say whether a TTFT includes the whole prefill (cold) or production's cached prefix (warm).
+PrefixCacheMode parsePrefixCache(const DocumentContext& ctx, const json& suite)
+{
+    const std::optional<QString> mode = optionalString(ctx, suite, "prefix_cache", QString(), false);
+    if (!mode)
+        return PrefixCacheMode::Unstated;
+    if (*mode == u"warm")
+        return PrefixCacheMode::Warm;
+    if (*mode == u"cold")
+        return PrefixCacheMode::Cold;
+    ctx.fail(QStringLiteral("prefix_cache"),
+        quote(*mode)
+            + QStringLiteral(" is not a cache mode; use \"warm\" (production's pattern: the system prompt "
+                             "and briefing cached, each user turn new) or \"cold\" (prefill measured: "
+                             "nothing served from a cache)"));
+}
 
 // Overrides of the quality gates' patterns, checked now (merged over the defaults and compiled)
 // so that a broken pattern is reported when the suite is loaded, not in the middle of a run.
@@ -152,6 +170,19 @@ json parseGates(const DocumentContext& ctx, const json& suite)
 }
 
 } // namespace
+
+QString prefixCacheId(PrefixCacheMode mode)
+{
+    switch (mode) {
+    case PrefixCacheMode::Warm:
+        return QStringLiteral("warm");
+    case PrefixCacheMode::Cold:
+        return QStringLiteral("cold");
+    case PrefixCacheMode::Unstated:
+        break;
+    }
+    return QString();
+}
 
 Suite parseSuite(const nlohmann::json& root, const QString& sourceName)
 {
@@ -180,6 +211,7 @@ Suite parseSuite(const nlohmann::json& root, const QString& sourceName)
     suite.tests = parseTests(ctx, root, info);
     suite.warmupPrompts = parseWarmupPrompts(ctx, root, suite.tests);
     suite.gates = parseGates(ctx, root);
+    suite.prefixCache = parsePrefixCache(ctx, root);
     suite.source = sourceName;
     suite.raw = root;
     return suite;

@@ -19,7 +19,11 @@ namespace {
 const std::vector<std::string_view> testKeys
     = {"id", "name", "category", "prompt", "turns", "messages", "expect", "expect_tool", "expect_no_tool",
         "expect_length", "max_words", "max_sentences", "use_tools", "max_tokens", "temperature", "seed",
-        "thinking", "warmup", "runs", "extra_body", "prompt_tokens", "ignore_eos", "fidelity"};
+        "thinking", "warmup", "runs", "extra_body", "prompt_tokens", "ignore_eos", "fidelity", "context"};
+
+const std::vector<std::string_view> contextKeys = {"tokens", "fact", "depth"};
+// Past any server's context today; bounds the text the runner generates.
+constexpr int maxContextTokens = 1'048'576;
 
 const std::vector<std::string_view> lengthKeys = {"max_words", "max_sentences"};
 const std::vector<std::string_view> expectToolKeys = {"name", "required"};
@@ -228,6 +232,38 @@ void parseFidelity(
                 .arg(*info.defaults->temperature));
 }
 
+// "context": {"tokens": 8192, "fact": "…", "depth": 0.5}: a generated briefing of about that
+// many tokens in the system prompt (run/ContextBuilder), the fact placed at that depth.
+ContextSpec parseContext(const DocumentContext& ctx, const json& v, const QString& path)
+{
+    if (!v.is_object())
+        ctx.fail(path,
+            QStringLiteral("must be an object like {\"tokens\": 8192, \"fact\": \"…\", \"depth\": 0.5}, "
+                           "found ")
+                + describe(v));
+    checkSuiteKeys(ctx, v, path, contextKeys);
+    ContextSpec spec;
+    const auto tokens = optionalInt(ctx, v, "tokens", path, 64, maxContextTokens);
+    if (!tokens)
+        ctx.fail(path, QStringLiteral("\"tokens\" is missing: the prompt size to build, e.g. 8192"));
+    spec.tokens = *tokens;
+    spec.fact = optionalString(ctx, v, "fact", path, false).value_or(QString());
+    if (const json* d = member(v, "depth")) {
+        if (!d->is_number())
+            ctx.fail(keyPath(path, "depth"),
+                QStringLiteral("must be a number from 0 (the briefing's start) to 1 (its end), found ")
+                    + describe(*d));
+        spec.depth = d->get<double>();
+        if (!(spec.depth >= 0.0 && spec.depth <= 1.0))
+            ctx.fail(keyPath(path, "depth"),
+                QStringLiteral("must be from 0 (the briefing's start) to 1 (its end), found %1")
+                    .arg(spec.depth));
+        if (spec.fact.isEmpty())
+            ctx.fail(keyPath(path, "depth"), QStringLiteral("places a fact, but \"fact\" is not given"));
+    }
+    return spec;
+}
+
 SuiteTest parseTest(const DocumentContext& ctx, const json& t, const QString& path, const SuiteInfo& info)
 {
     if (!t.is_object())
@@ -281,6 +317,17 @@ SuiteTest parseTest(const DocumentContext& ctx, const json& t, const QString& pa
     test.runs = optionalInt(ctx, t, "runs", path, 1, maxRuns);
     test.extraBody = objectValue(ctx, t, "extra_body", path);
     parseFidelity(ctx, t, path, info, test);
+    if (const json* c = member(t, "context")) {
+        test.context = parseContext(ctx, *c, keyPath(path, "context"));
+        if (test.promptTokens)
+            ctx.fail(keyPath(path, "context"),
+                QStringLiteral("cannot be combined with \"prompt_tokens\"; a context test asks a question "
+                               "(\"prompt\") about the context it builds"));
+        if (test.messages.is_array())
+            ctx.fail(keyPath(path, "context"),
+                QStringLiteral("cannot be combined with \"messages\": the context is built into the system "
+                               "prompt, and explicit messages bring their own"));
+    }
     return test;
 }
 

@@ -22,6 +22,7 @@ constexpr RegisteredCheck kChecks[] = {
     {"model_unknown", &checkModelUnknown},
     {"models_differ", &checkModelsDiffer},
     {"runtimes_differ", &checkRuntimes},
+    {"context_sizes_differ", &checkContextSizes},
     {"thinking_differs", &checkThinkingDiffers},
     {"reasoning_in_ttft", &checkReasoningInTtft},
     {"tools_without_parser", &checkToolParser},

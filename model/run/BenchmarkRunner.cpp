@@ -2,6 +2,8 @@
 #include "model/run/BenchmarkRunner.h"
 
 #include "model/core/Clock.h"
+#include "model/run/ContextBuilder.h"
+#include "model/run/SuiteComposition.h"
 #include "model/run/TelemetryRecorder.h"
 #include "model/wire/EndpointProbe.h"
 #include "model/wire/StreamingClient.h"
@@ -79,6 +81,9 @@ void BenchmarkRunner::start(RunRequest request)
     m_running = true;
     m_cancel = false;
     m_request = std::move(request);
+    // A short run (the demo's) asks a few prompts of each category; the file keeps only those.
+    m_request.suite
+        = drawPrompts(m_request.suite, m_request.settings.promptsPerCategory, m_request.settings.seed);
     m_result = RunResult();
     m_sharedJson.clear();
     m_result.toolVersion = QStringLiteral(QS_VERSION);
@@ -171,6 +176,15 @@ void BenchmarkRunner::beginRequests()
                                          : QStringLiteral("not usable"));
         }
         Q_EMIT failed(QStringLiteral("no endpoint is reachable, nothing was run:") + why);
+        return;
+    }
+    // A test the server's context cannot hold would only come back as a 400 (or, worse, a prompt
+    // cut silently by the server): refuse it now, with the flag to raise.
+    if (const QString refusal
+        = contextRefusal(m_request.suite, m_result.endpoints, m_usable, m_request.settings);
+        !refusal.isEmpty()) {
+        m_running = false;
+        Q_EMIT failed(refusal);
         return;
     }
     std::vector<TelemetryTarget> targets;

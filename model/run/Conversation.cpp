@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "model/run/Conversation.h"
 
+#include "model/run/ContextBuilder.h"
+
 #include <QCryptographicHash>
 #include <random>
 
@@ -57,8 +59,20 @@ ChatRequest Conversation::request() const
     if (explicitMessages)
         for (const auto& m : t.messages)
             hasSystem = hasSystem || (m.is_object() && m.value("role", std::string()) == "system");
-    if (!s.system.isEmpty() && !hasSystem)
-        r.messages.push_back({{"role", "system"}, {"content", s.system.toStdString()}});
+    // A context test's system prompt carries its generated briefing. A cold suite starts every
+    // request with a salt of its own, so no server can serve any of the prompt from its cache; a
+    // warm one ends the system prompt with a line of its own per conversation, so the system
+    // prompt is served from the cache and the rest is new, as in production.
+    QString system = t.context ? contextSystemPrompt(s, t) : s.system;
+    const int iteration = m_warmup ? m_warmupIndex : m_iteration;
+    if (s.prefixCache == PrefixCacheMode::Cold && !hasSystem) {
+        system = coldPrefixSalt(m_settings.seed, t.id, iteration, m_warmup ? 1 : m_turn, m_warmup) + system;
+        r.noPromptCache = true;
+    } else if (s.prefixCache == PrefixCacheMode::Warm && !hasSystem) {
+        system += warmConversationSalt(m_settings.seed, t.id, iteration, m_warmup);
+    }
+    if (!system.isEmpty() && !hasSystem)
+        r.messages.push_back({{"role", "system"}, {"content", system.toStdString()}});
 
     if (m_warmup) {
         const QStringList& prompts = s.warmupPrompts.isEmpty() ? builtinWarmupPrompts() : s.warmupPrompts;

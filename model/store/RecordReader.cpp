@@ -186,6 +186,7 @@ RunSettings settingsFromJson(const json& j, const Loc& loc)
     s.requestTimeoutMs = f.integer("request_timeout_ms", 0, 0);
     s.serverMetrics = f.boolean("server_metrics", s.serverMetrics);
     s.scrapeMs = f.integer("scrape_ms", s.scrapeMs, 0);
+    s.promptsPerCategory = f.integer("prompts_per_category", 0, 0);
     return s;
 }
 

@@ -92,7 +92,7 @@ json settingsToJson(const RunSettings& s)
         {"runs", s.runs < 0 ? json(nullptr) : json(s.runs)}, {"order", u8(runOrderId(s.order))},
         {"concurrency", s.concurrency}, {"max_tokens", opt(s.maxTokens)}, {"seed", s.seed},
         {"request_timeout_ms", s.requestTimeoutMs}, {"server_metrics", s.serverMetrics},
-        {"scrape_ms", s.scrapeMs}};
+        {"scrape_ms", s.scrapeMs}, {"prompts_per_category", s.promptsPerCategory}};
 }
 
 json endpointsToJson(const std::vector<RunEndpoint>& endpoints)

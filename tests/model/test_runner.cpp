@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
+#include <QSet>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -442,4 +443,69 @@ TEST(Runner, CorruptedStreamsFailAreWarnedSavedAndLeftOutOfTheStatistics)
     ASSERT_NE(g, ev.guardrails.end());
     EXPECT_TRUE(g->evidence.contains(QStringLiteral("\"corrupt\""))) << g->evidence.toStdString();
     EXPECT_EQ(g->endpoints, std::vector<int> {1});
+}
+
+TEST(Runner, AColdContextTestSendsItsBriefingSaltedAndLlamaServerIsToldNotToCache)
+{
+    Served llama(echoServer(emu::Dialect::LlamaServer));
+    Served vllm(echoServer(emu::Dialect::Vllm));
+    Suite suite = smallSuite(1, 2);
+    suite.prefixCache = PrefixCacheMode::Cold;
+    suite.tests.resize(1);
+    suite.tests[0].context
+        = ContextSpec {2000, QStringLiteral("the spare key is under the heron statue."), 0.5};
+    RunRequest request;
+    request.suite = suite;
+    request.endpoints = {runEndpoint(llama, QStringLiteral("A")), runEndpoint(vllm, QStringLiteral("B"))};
+    request.settings.serverMetrics = false;
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.failed.isEmpty()) << o.failed.toStdString();
+    ASSERT_TRUE(o.result);
+    for (const Served* served : {&llama, &vllm}) {
+        SCOPED_TRACE(served == &llama ? "llama-server" : "vllm");
+        QSet<QString> systems;
+        for (const emu::ServedRequest& s : served->served()) {
+            if (s.request.path != "/v1/chat/completions")
+                continue;
+            const QString system = s.request.body.value(QStringLiteral("messages"))
+                                       .toArray()
+                                       .at(0)
+                                       .toObject()
+                                       .value(QStringLiteral("content"))
+                                       .toString();
+            EXPECT_TRUE(system.startsWith(QStringLiteral("[request "))) << system.left(80).toStdString();
+            EXPECT_TRUE(system.contains(QStringLiteral("the spare key is under the heron statue.")));
+            // The emulator counts words (+4 a message): about the 2,000 asked for.
+            EXPECT_GT(s.request.promptTokens, 1600);
+            EXPECT_LT(s.request.promptTokens, 2100);
+            systems.insert(system);
+            EXPECT_EQ(s.request.body.contains(QStringLiteral("cache_prompt")), served == &llama);
+            if (served == &llama) {
+                EXPECT_EQ(s.request.body.value(QStringLiteral("cache_prompt")), QJsonValue(false));
+            }
+        }
+        EXPECT_EQ(systems.size(), 3); // a warm-up and two measured runs, each salted apart
+    }
+}
+
+TEST(Runner, ASuiteThatNeedsMoreContextThanAServerHasIsRefusedBeforeAnythingIsSent)
+{
+    emu::ServerConfig config = echoServer(emu::Dialect::LlamaServer);
+    config.contextSize = 4096;
+    Served small(config);
+    Served big(echoServer(emu::Dialect::Sglang));
+    Suite suite = smallSuite(0, 1);
+    suite.tests[0].context = ContextSpec {8000, QString(), 0.5};
+    RunRequest request;
+    request.suite = suite;
+    request.endpoints = {runEndpoint(small, QStringLiteral("Q4")), runEndpoint(big, QStringLiteral("FP4"))};
+    request.settings.serverMetrics = false;
+    const Outcome o = run(request);
+    EXPECT_FALSE(o.result);
+    EXPECT_TRUE(o.failed.contains(QStringLiteral("Q4 serves 4096 tokens of context")))
+        << o.failed.toStdString();
+    EXPECT_TRUE(o.failed.contains(QStringLiteral("--ctx-size"))) << o.failed.toStdString();
+    for (const Served* served : {&small, &big})
+        for (const emu::ServedRequest& s : served->served())
+            EXPECT_NE(s.request.path, QByteArray("/v1/chat/completions"));
 }

@@ -229,7 +229,7 @@ TEST_F(SuiteFiles, LoadSuiteResolvesNamesAndPaths)
     EXPECT_NE(missing.find("no such file"), std::string::npos) << missing;
     const std::string unknownBuiltin = loadError([] { loadBuiltinSuite(QStringLiteral("nothing")); });
     EXPECT_NE(
-        unknownBuiltin.find("the built-in suites are: voice-assistant, quick-smoke, throughput, fidelity"),
+        unknownBuiltin.find("the built-in suites are: voice-assistant, context-sweep, quick-smoke, throughput, fidelity"),
         std::string::npos)
         << unknownBuiltin;
 }

@@ -210,6 +210,37 @@ std::optional<Guardrail> checkRuntimes(const Context& ctx)
         QStringLiteral(", "));
 }
 
+std::optional<Guardrail> checkContextSizes(const Context& ctx)
+{
+    std::set<qint64> sizes;
+    QStringList parts;
+    Finding found;
+    for (int e : ctx.arms) {
+        const json& probe = ctx.endpoint(e).probe;
+        const auto size = probe.find("context_size");
+        if (size == probe.end() || !size->is_number_integer())
+            continue;
+        sizes.insert(size->get<qint64>());
+        const QString source = jsonString(probe, "context_source");
+        parts << QStringLiteral("%1 %2 tokens%3")
+                     .arg(ctx.name(e))
+                     .arg(size->get<qint64>())
+                     .arg(source.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(source));
+        found.endpoints.push_back(e);
+    }
+    if (sizes.size() < 2)
+        return std::nullopt;
+    found.evidence = parts;
+    return report(ctx, std::move(found), Severity::Warning,
+        QStringLiteral("The servers were started with different context sizes"),
+        QStringLiteral(
+            "The context size decides how much KV cache a server reserves, so the memory figures do not "
+            "compare, and a long prompt that one server holds the other refuses or cuts. Start both with "
+            "the size production uses (llama-server --ctx-size, per slot; vLLM --max-model-len; SGLang "
+            "--context-length), e.g. 32768 as the seeds' assistant runs."),
+        QStringLiteral(", "));
+}
+
 std::optional<Guardrail> checkSettings(const Context& ctx)
 {
     if (ctx.arms.size() < 2)

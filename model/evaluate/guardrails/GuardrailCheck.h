@@ -119,6 +119,7 @@ std::optional<Guardrail> checkModelsDiffer(const Context& ctx);
 
 // Whether the arms were treated alike: runtime, request settings, load (FairnessChecks.cpp).
 std::optional<Guardrail> checkRuntimes(const Context& ctx);
+std::optional<Guardrail> checkContextSizes(const Context& ctx);
 std::optional<Guardrail> checkThinkingDiffers(const Context& ctx);
 std::optional<Guardrail> checkSettings(const Context& ctx);
 std::optional<Guardrail> checkConcurrency(const Context& ctx);
