@@ -4,6 +4,7 @@
 #include "widgets/charts/LatencyLengthChart.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/MetricByTestChart.h"
+#include "widgets/charts/PromptScalingChart.h"
 #include "widgets/charts/ServerCharts.h"
 #include "widgets/charts/TtftTurnChart.h"
 #include "widgets/decision/DecisionView.h"
@@ -27,6 +28,7 @@ const std::vector<ViewInfo>& dashboardViews()
         {QStringLiteral("ttft-test"), QStringLiteral("TTFT per test"), QSize(960, 600)},
         {QStringLiteral("live-tps"), QStringLiteral("Tokens/s over the run"), QSize(960, 600)},
         {QStringLiteral("latency-length"), QStringLiteral("Latency vs response length"), QSize(960, 600)},
+        {QStringLiteral("ttft-prompt-tokens"), QStringLiteral("TTFT vs prompt tokens"), QSize(960, 600)},
         {QStringLiteral("server"), QStringLiteral("Server: requests, KV cache, memory, power"),
             QSize(960, 760)},
         {QStringLiteral("responses"), QStringLiteral("Side-by-side responses"), QSize(1200, 760)},
@@ -67,6 +69,8 @@ std::unique_ptr<QWidget> createDataView(const QString& name, const DashboardData
         make(new LiveThroughputChart)->setControlsVisible(false);
     else if (name == u"latency-length")
         make(new LatencyLengthChart)->setControlsVisible(false);
+    else if (name == u"ttft-prompt-tokens")
+        make(new PromptScalingChart)->setControlsVisible(false);
     else if (name == u"server")
         make(new ServerCharts)->setControlsVisible(false);
     else if (name == u"responses")

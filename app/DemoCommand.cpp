@@ -16,7 +16,7 @@ int runDemo(const QStringList& args)
     if (args.contains(u"--help") || args.contains(u"-h")) {
         QTextStream(stdout)
             << "Usage: quantscope demo [RUN OPTIONS]\n\n"
-               "Runs a short draw of the voice-assistant suite (2 prompts of each category, 1 warm-up, 2\n"
+               "Runs a short draw of the voice-assistant suite (1 prompt of each category, 1 warm-up, 2\n"
                "measured runs, parallel) against the two built-in simulated endpoints, saves the results\n"
                "under the data folder and prints the summary. Any option of `quantscope run` (see "
                "quantscope\n"
@@ -46,7 +46,7 @@ int runDemo(const QStringList& args)
             QStringLiteral("--endpoint"),
             QStringLiteral("name=NVFP4 vLLM (simulated),url=sim:nvfp4-like,quant=NVFP4"),
             QStringLiteral("--runs"), QStringLiteral("2"), QStringLiteral("--warmup"), QStringLiteral("1"),
-            QStringLiteral("--prompts-per-category"), QStringLiteral("2"), QStringLiteral("--order"),
+            QStringLiteral("--prompts-per-category"), QStringLiteral("1"), QStringLiteral("--order"),
             QStringLiteral("parallel"), QStringLiteral("--out"), out};
     run += args;
     const int rc = runRun(run);

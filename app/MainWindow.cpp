@@ -146,6 +146,7 @@ void MainWindow::wireRun()
     connect(m_endpoints, &EndpointsPanel::probeRequested, this, [this](int id, const EndpointEntry& entry) {
         m_prober->probe(id, entry, m_runPanel->settings().settings.seed);
     });
+    connect(m_endpoints, &EndpointsPanel::entriesChanged, this, &MainWindow::matchDefaultsToEndpoints);
     connect(m_prober, &EndpointProber::probing, m_endpoints, &EndpointsPanel::setProbing);
     connect(m_prober, &EndpointProber::probed, m_endpoints, &EndpointsPanel::setProbeResult);
 
@@ -424,17 +425,18 @@ void MainWindow::offerRecovery()
 
 void MainWindow::updateSuiteDefaults()
 {
-    // "suite default (5)" in the run panel needs the suite's numbers; a suite file is small.
+    // "suite default (5)" and the "Settings in force" line need the suite; a suite file is small.
     const QString suite = m_runPanel->settings().suite;
     if (suite == m_suiteShown)
         return;
     m_suiteShown = suite;
     try {
-        const Suite s = loadSuite(suite);
+        auto parsed = std::make_shared<const Suite>(loadSuite(suite));
         m_runPanel->setSuiteError({});
-        m_runPanel->setSuiteDefaults(s.defaults.warmup, s.defaults.runs);
+        m_runPanel->setSuite(std::move(parsed));
     } catch (const SuiteError& e) {
         m_runPanel->setSuiteError(QString::fromUtf8(e.what()));
+        m_runPanel->setSuite(nullptr);
     }
 }
 

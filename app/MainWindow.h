@@ -98,6 +98,9 @@ private:
     void buildActions();
     void restoreSettings();
     void saveSettings() const;
+    /// The demo's short run is for the simulated endpoints: with a real one listed, the run panel
+    /// still on the demo's numbers gets the suite's own (MainWindowSettings.cpp).
+    void matchDefaultsToEndpoints();
 
     // Wiring the sessions to the views
     void wireRun();

@@ -5,6 +5,7 @@
 #include "widgets/charts/LatencyLengthChart.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/MetricByTestChart.h"
+#include "widgets/charts/PromptScalingChart.h"
 #include "widgets/charts/ServerCharts.h"
 #include "widgets/charts/TtftTurnChart.h"
 #include "widgets/decision/DecisionView.h"
@@ -38,6 +39,7 @@ void MainWindow::buildViews()
     auto* ttftTest = new MetricByTestChart(Metric::TtftVisible);
     auto* decode = new MetricByTestChart(Metric::DecodeTps);
     auto* latency = new LatencyLengthChart;
+    auto* promptScaling = new PromptScalingChart;
     m_liveChart = new LiveThroughputChart;
     m_serverCharts = new ServerCharts;
     auto* quality = new QualityMatrixView;
@@ -45,10 +47,10 @@ void MainWindow::buildViews()
     auto* statistics = new StatisticsView;
 
     auto* chartsPage = new ResponsiveGrid(1100);
-    const std::pair<QWidget*, QString> cells[]
-        = {{ttftTurn, QStringLiteral("ttft-turn")}, {ttftTest, QStringLiteral("ttft-test")},
-            {decode, QStringLiteral("decode-tps")}, {latency, QStringLiteral("latency-length")},
-            {m_liveChart, QStringLiteral("live-tps")}, {quality, QStringLiteral("quality")}};
+    const std::pair<QWidget*, QString> cells[] = {{ttftTurn, QStringLiteral("ttft-turn")},
+        {ttftTest, QStringLiteral("ttft-test")}, {decode, QStringLiteral("decode-tps")},
+        {latency, QStringLiteral("latency-length")}, {promptScaling, QStringLiteral("ttft-prompt-tokens")},
+        {m_liveChart, QStringLiteral("live-tps")}, {quality, QStringLiteral("quality")}};
     for (const auto& [w, name] : cells) {
         w->setMinimumHeight(380);
         chartsPage->addWidget(w);
@@ -114,8 +116,8 @@ void MainWindow::buildViews()
     m_named.emplace_back(QStringLiteral("endpoints"), m_endpoints);
     m_named.emplace_back(QStringLiteral("run"), m_runPanel);
 
-    m_views = {m_banner, ttftTurn, ttftTest, decode, latency, m_liveChart, m_serverCharts, quality,
-        m_responses, statistics, fidelity, m_decision};
+    m_views = {m_banner, ttftTurn, ttftTest, decode, latency, promptScaling, m_liveChart, m_serverCharts,
+        quality, m_responses, statistics, fidelity, m_decision};
 
     m_statusFile = new QLabel;
     statusBar()->addPermanentWidget(m_statusFile);

@@ -83,6 +83,11 @@ int runSummary(const QStringList& args)
         // Each arm's next-token drift from the reference (docs/methodology.md, "Fidelity"): always
         // a list, empty when the run had no fidelity tests.
         j["fidelity"] = toJson(ev.fidelity);
+        // TTFT per 1,000 uncached prompt tokens per endpoint, with its cluster-bootstrap interval
+        // (docs/methodology.md, "Prefill scaling and the context sweep"): empty when the run has
+        // neither context-sweep nor multi-turn tests; and the sweep's rows per context size.
+        j["prefill_scaling"] = prefillScalingJson(ev.prefill);
+        j["context"] = prefillContextJson(ev.prefill);
         // Run-wide notes on the scraping itself, e.g. "scraping off (--no-server-metrics)".
         j["telemetry_notes"] = nlohmann::json::array();
         for (const QString& note : result.telemetry.notes)

@@ -24,6 +24,7 @@ QString gatesText(const SummaryRow& r)
             {QStringLiteral("tool_call"), QStringLiteral("tool")},
             {QStringLiteral("no_markdown"), QStringLiteral("md")},
             {QStringLiteral("no_thinking_leak"), QStringLiteral("think")},
+            {QStringLiteral("thinking_follows_request"), QStringLiteral("think-ctl")},
             {QStringLiteral("coherent"), QStringLiteral("coherent")},
             {QStringLiteral("within_length"), QStringLiteral("length")}};
     QStringList parts;
@@ -257,6 +258,52 @@ void printFidelity(QTextStream& out, const Fidelity& f)
         out << "  note: " << note << '\n';
 }
 
+/// TTFT per 1,000 uncached prompt tokens per endpoint, the cache mode, and the sweep's
+/// correctness, TTFT and memory per context size.
+void printPrefill(QTextStream& out, const PrefillScaling& p, int width)
+{
+    if (p.empty())
+        return;
+    out << "\nPrefill (TTFT per 1,000 uncached prompt tokens, from the "
+        << (p.source == PrefillSource::ContextSweep ? QStringLiteral("context sweep")
+                                                    : QStringLiteral("multi-turn conversations' growth"))
+        << (p.withIntervals ? QStringLiteral("; 95% bootstrap over distinct prompts") : QString())
+        << "; docs/methodology.md \"Prefill scaling and the context sweep\"):\n";
+    for (const EndpointPrefill& e : p.endpoints) {
+        out << "  " << QStringLiteral("%1 ").arg(e.label, -width) << prefillFigureText(e);
+        if (e.msPer1kTokens && e.minTokens && e.maxTokens)
+            out << QStringLiteral("; %1 prompts, %2 requests, %3–%4 tokens")
+                       .arg(e.prompts)
+                       .arg(e.requests)
+                       .arg(*e.minTokens, 0, 'f', 0)
+                       .arg(*e.maxTokens, 0, 'f', 0);
+        if (const auto share = e.cachedShare())
+            out << QStringLiteral("; %1 % of prompt tokens from cache").arg(*share * 100, 0, 'f', 0);
+        out << '\n';
+        for (const QString& note : e.notes)
+            out << "    note: " << note << '\n';
+    }
+    for (const SuiteCacheMode& m : p.cacheModes)
+        out << "  prefix cache (" << (m.suite.isEmpty() ? QStringLiteral("suite") : m.suite)
+            << "): " << cacheModeText(m.mode) << '\n';
+    for (const EndpointPrefill& e : p.endpoints) {
+        if (e.contexts.empty())
+            continue;
+        QStringList sizes;
+        for (const ContextRow& c : e.contexts) {
+            QString cell = QStringLiteral("%1 %2/%3 right, TTFT %4 ms")
+                               .arg(contextSizeText(c.contextTokens))
+                               .arg(c.right)
+                               .arg(c.graded)
+                               .arg(ms(c.medianTtftMs));
+            if (c.memoryPeak.value)
+                cell += QStringLiteral(", ") + bytesText(*c.memoryPeak.value);
+            sizes << cell;
+        }
+        out << "  " << QStringLiteral("%1 ").arg(e.label, -width) << sizes.join(QStringLiteral("; ")) << '\n';
+    }
+}
+
 void printScaling(QTextStream& out, const TurnScaling& scaling)
 {
     if (scaling.endpoints.empty())
@@ -332,6 +379,7 @@ void writeSummaryText(QTextStream& out, const RunResult& result, const Evaluatio
            "docs/methodology.md, docs/quality-gates.md.\n";
     printComparison(out, comparison);
     printScaling(out, scaling);
+    printPrefill(out, ev.prefill, width);
     if (!s.throughput.empty()) {
         out << "\nAggregate output throughput per concurrency level:\n";
         for (const ThroughputRow& t : s.throughput)

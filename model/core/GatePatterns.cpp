@@ -338,8 +338,8 @@ GatePatternError::GatePatternError(const QString& path, const QString& problem)
 const QStringList& gateNames()
 {
     using namespace gate_names;
-    static const QStringList names
-        = {nonEmpty, expectedAnswer, toolCall, noMarkdown, noThinkingLeak, coherent, withinLength};
+    static const QStringList names = {nonEmpty, expectedAnswer, toolCall, noMarkdown, noThinkingLeak,
+        thinkingFollowsRequest, coherent, withinLength};
     return names;
 }
 

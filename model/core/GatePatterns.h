@@ -17,7 +17,7 @@ namespace qs {
 // gates that use it (model/gates/QualityGates.h). Rules: docs/quality-gates.md.
 
 /// The gate names, in report order: non_empty, expected_answer, tool_call, no_markdown,
-/// no_thinking_leak, coherent, within_length.
+/// no_thinking_leak, thinking_follows_request, coherent, within_length.
 const QStringList& gateNames();
 
 /// Each gate's name, as results files, profiles and views spell it.
@@ -27,6 +27,7 @@ inline const QString expectedAnswer = QStringLiteral("expected_answer");
 inline const QString toolCall = QStringLiteral("tool_call");
 inline const QString noMarkdown = QStringLiteral("no_markdown");
 inline const QString noThinkingLeak = QStringLiteral("no_thinking_leak");
+inline const QString thinkingFollowsRequest = QStringLiteral("thinking_follows_request");
 inline const QString coherent = QStringLiteral("coherent");
 inline const QString withinLength = QStringLiteral("within_length");
 } // namespace gate_names

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// What kind each criterion is, and its file form with every default filled in (DecisionProfile.h).
+// What kind each criterion is, the key that names its form, its default title, and its file form
+// with every default filled in (DecisionProfile.h).
 #include "model/decide/DecisionProfile.h"
 
 namespace qs {
@@ -35,6 +36,8 @@ QString criterionKindId(Criterion::Kind kind)
         return QStringLiteral("fidelity_kl_max");
     case Criterion::Kind::FidelityKlNotWorse:
         return QStringLiteral("fidelity_kl_not_worse");
+    case Criterion::Kind::VerbosityMaxRatio:
+        return QStringLiteral("verbosity_max_ratio");
     }
     return {};
 }
@@ -74,6 +77,98 @@ QString fidelityMeasureId(Criterion::Kind kind)
     return {};
 }
 
+QString criterionFormKey(Criterion::Kind kind)
+{
+    switch (kind) {
+    case Criterion::Kind::GateMaxFailures:
+        return QStringLiteral("max_failures");
+    case Criterion::Kind::GateMinPassRate:
+        return QStringLiteral("min_pass_rate");
+    case Criterion::Kind::MetricMax:
+    case Criterion::Kind::ResourceMax:
+    case Criterion::Kind::FidelityFlipRateMax:
+    case Criterion::Kind::FidelityKlMax:
+        return QStringLiteral("max");
+    case Criterion::Kind::MetricMin:
+        return QStringLiteral("min");
+    case Criterion::Kind::MetricNotWorse:
+    case Criterion::Kind::GateNotWorse:
+    case Criterion::Kind::ResourceNotWorse:
+    case Criterion::Kind::JudgePairwiseNotWorse:
+    case Criterion::Kind::FidelityKlNotWorse:
+        return QStringLiteral("not_worse_than_baseline");
+    case Criterion::Kind::JudgeRubricMin:
+        return QStringLiteral("min_median");
+    case Criterion::Kind::VerbosityMaxRatio:
+        return QStringLiteral("max_ratio");
+    }
+    return {};
+}
+
+QString defaultCriterionTitle(const Criterion& c)
+{
+    if (c.kind == Criterion::Kind::JudgeRubricMin)
+        return QStringLiteral("judged %1: median ≥ %2").arg(c.rubricCriterion).arg(c.threshold)
+            + (c.test.isEmpty() ? QString() : QStringLiteral(" (") + c.test + u')');
+    if (c.kind == Criterion::Kind::JudgePairwiseNotWorse)
+        return QStringLiteral("judged not worse than the baseline (blind pairwise)");
+    if (c.kind == Criterion::Kind::FidelityFlipRateMax)
+        return QStringLiteral("flip rate vs the reference ≤ %1 %").arg(c.threshold * 100.0, 0, 'g', 4);
+    if (c.kind == Criterion::Kind::FidelityKlMax)
+        return QStringLiteral("mean KL from the reference ≤ %1 nats").arg(c.threshold, 0, 'g', 4);
+    if (c.kind == Criterion::Kind::FidelityKlNotWorse)
+        return QStringLiteral("mean KL from the reference not worse than the baseline's (≤ +%1 %)")
+            .arg(c.tolerance * 100.0, 0, 'g', 4);
+    if (c.kind == Criterion::Kind::VerbosityMaxRatio)
+        return QStringLiteral("answers at most %1× as long as the baseline's (completion tokens)")
+                   .arg(c.threshold, 0, 'g', 4)
+            + (c.test.isEmpty() ? QString() : QStringLiteral(" (") + c.test + u')');
+    if (isResourceCriterion(c)) {
+        const QString name = resourceName(c.resource, c.concurrency);
+        if (c.kind == Criterion::Kind::ResourceMax)
+            return name + QStringLiteral(" ≤ ")
+                + QString::number(c.threshold / resourceUnitFactor(c.resource, c.unit).value_or(1), 'g', 6)
+                + u' ' + c.unit;
+        return name
+            + QStringLiteral(" not worse than the baseline (≤ +%1 %)").arg(c.tolerance * 100.0, 0, 'g', 4);
+    }
+    const QString subject = c.kind == Criterion::Kind::GateMaxFailures
+            || c.kind == Criterion::Kind::GateMinPassRate || c.kind == Criterion::Kind::GateNotWorse
+        ? c.gate
+        : metricId(c.metric);
+    QString t;
+    switch (c.kind) {
+    case Criterion::Kind::GateMaxFailures:
+        t = subject + QStringLiteral(": at most %1 failures").arg(c.threshold);
+        break;
+    case Criterion::Kind::GateMinPassRate:
+        t = subject + QStringLiteral(": passes at least %1 %").arg(c.threshold * 100.0, 0, 'g', 4);
+        break;
+    case Criterion::Kind::MetricMax:
+        t = subject + u' ' + c.statistic + QStringLiteral(" ≤ %1 ").arg(c.threshold) + metricUnit(c.metric);
+        break;
+    case Criterion::Kind::MetricMin:
+        t = subject + u' ' + c.statistic + QStringLiteral(" ≥ %1 ").arg(c.threshold) + metricUnit(c.metric);
+        break;
+    case Criterion::Kind::MetricNotWorse:
+    case Criterion::Kind::GateNotWorse:
+        t = subject + QStringLiteral(" not worse than the baseline");
+        break;
+    case Criterion::Kind::ResourceMax:
+    case Criterion::Kind::ResourceNotWorse:
+    case Criterion::Kind::JudgeRubricMin:
+    case Criterion::Kind::JudgePairwiseNotWorse:
+    case Criterion::Kind::FidelityFlipRateMax:
+    case Criterion::Kind::FidelityKlMax:
+    case Criterion::Kind::FidelityKlNotWorse:
+    case Criterion::Kind::VerbosityMaxRatio:
+        break; // above
+    }
+    if (!c.test.isEmpty())
+        t += QStringLiteral(" (") + c.test + u')';
+    return t;
+}
+
 nlohmann::json toJson(const Criterion& c)
 {
     json j = {{"id", c.id.toStdString()}, {"title", c.title.toStdString()},
@@ -86,6 +181,8 @@ nlohmann::json toJson(const Criterion& c)
         j["resource"] = resourceId(c.resource).toStdString();
     else if (isFidelityCriterion(c))
         j["fidelity"] = fidelityMeasureId(c.kind).toStdString();
+    else if (c.kind == Criterion::Kind::VerbosityMaxRatio)
+        j["verbosity"] = metricId(c.metric).toStdString();
     else
         j["metric"] = metricId(c.metric).toStdString();
     switch (c.kind) {
@@ -126,6 +223,9 @@ nlohmann::json toJson(const Criterion& c)
     case Criterion::Kind::FidelityKlNotWorse:
         j["not_worse_than_baseline"] = true;
         j["tolerance"] = c.tolerance;
+        break;
+    case Criterion::Kind::VerbosityMaxRatio:
+        j["max_ratio"] = c.threshold;
         break;
     }
     if (isJudgeCriterion(c) || isFidelityCriterion(c))

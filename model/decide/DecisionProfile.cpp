@@ -54,7 +54,8 @@ const QStringList criterionKeys = {QStringLiteral("id"), QStringLiteral("title")
     QStringLiteral("not_worse_than_baseline"), QStringLiteral("test"), QStringLiteral("rationale"),
     QStringLiteral("resource"), QStringLiteral("unit"), QStringLiteral("concurrency"),
     QStringLiteral("tolerance"), QStringLiteral("optional"), QStringLiteral("judge"),
-    QStringLiteral("criterion"), QStringLiteral("min_median"), QStringLiteral("fidelity")};
+    QStringLiteral("criterion"), QStringLiteral("min_median"), QStringLiteral("fidelity"),
+    QStringLiteral("verbosity"), QStringLiteral("max_ratio")};
 // Keys only a resource criterion takes.
 const QStringList resourceOnlyKeys
     = {QStringLiteral("unit"), QStringLiteral("concurrency"), QStringLiteral("tolerance")};
@@ -91,32 +92,6 @@ double numberValue(const Context& ctx, const json& v, const QString& path)
 
 // ---------------------------------------------------------------------------------------------
 // Criteria
-
-QString kindKey(Criterion::Kind kind)
-{
-    switch (kind) {
-    case Criterion::Kind::GateMaxFailures:
-        return QStringLiteral("max_failures");
-    case Criterion::Kind::GateMinPassRate:
-        return QStringLiteral("min_pass_rate");
-    case Criterion::Kind::MetricMax:
-    case Criterion::Kind::ResourceMax:
-    case Criterion::Kind::FidelityFlipRateMax:
-    case Criterion::Kind::FidelityKlMax:
-        return QStringLiteral("max");
-    case Criterion::Kind::MetricMin:
-        return QStringLiteral("min");
-    case Criterion::Kind::MetricNotWorse:
-    case Criterion::Kind::GateNotWorse:
-    case Criterion::Kind::ResourceNotWorse:
-    case Criterion::Kind::JudgePairwiseNotWorse:
-    case Criterion::Kind::FidelityKlNotWorse:
-        return QStringLiteral("not_worse_than_baseline");
-    case Criterion::Kind::JudgeRubricMin:
-        return QStringLiteral("min_median");
-    }
-    return {};
-}
 
 // Which of `keys` the object has; exactly one is required.
 QString exactlyOne(
@@ -175,6 +150,18 @@ double toleranceValue(const Context& ctx, const json& c, const QString& path, do
     return tol;
 }
 
+// The number a form requires under `key` (checked to be one); `missing` says what to write when
+// it is absent.
+const json& requiredNumber(
+    const Context& ctx, const json& c, const QString& path, const char* key, const QString& missing)
+{
+    const json* v = member(c, key);
+    if (!v)
+        ctx.fail(path, missing);
+    (void)numberValue(ctx, *v, keyPath(path, key));
+    return *v;
+}
+
 // A key `c` must not have in this kind of criterion, with what to do instead.
 void reject(
     const Context& ctx, const json& c, const QString& path, const QStringList& keys, const QString& why)
@@ -182,65 +169,6 @@ void reject(
     for (const QString& k : keys)
         if (member(c, k.toStdString()))
             ctx.fail(keyPath(path, k.toStdString()), why);
-}
-
-QString defaultTitle(const Criterion& c)
-{
-    if (c.kind == Criterion::Kind::JudgeRubricMin)
-        return QStringLiteral("judged %1: median ≥ %2").arg(c.rubricCriterion).arg(c.threshold)
-            + (c.test.isEmpty() ? QString() : QStringLiteral(" (") + c.test + u')');
-    if (c.kind == Criterion::Kind::JudgePairwiseNotWorse)
-        return QStringLiteral("judged not worse than the baseline (blind pairwise)");
-    if (c.kind == Criterion::Kind::FidelityFlipRateMax)
-        return QStringLiteral("flip rate vs the reference ≤ %1 %").arg(c.threshold * 100.0, 0, 'g', 4);
-    if (c.kind == Criterion::Kind::FidelityKlMax)
-        return QStringLiteral("mean KL from the reference ≤ %1 nats").arg(c.threshold, 0, 'g', 4);
-    if (c.kind == Criterion::Kind::FidelityKlNotWorse)
-        return QStringLiteral("mean KL from the reference not worse than the baseline's (≤ +%1 %)")
-            .arg(c.tolerance * 100.0, 0, 'g', 4);
-    if (isResourceCriterion(c)) {
-        const QString name = resourceName(c.resource, c.concurrency);
-        if (c.kind == Criterion::Kind::ResourceMax)
-            return name + QStringLiteral(" ≤ ")
-                + QString::number(c.threshold / resourceUnitFactor(c.resource, c.unit).value_or(1), 'g', 6)
-                + u' ' + c.unit;
-        return name
-            + QStringLiteral(" not worse than the baseline (≤ +%1 %)").arg(c.tolerance * 100.0, 0, 'g', 4);
-    }
-    const QString subject = c.kind == Criterion::Kind::GateMaxFailures
-            || c.kind == Criterion::Kind::GateMinPassRate || c.kind == Criterion::Kind::GateNotWorse
-        ? c.gate
-        : metricId(c.metric);
-    QString t;
-    switch (c.kind) {
-    case Criterion::Kind::GateMaxFailures:
-        t = subject + QStringLiteral(": at most %1 failures").arg(c.threshold);
-        break;
-    case Criterion::Kind::GateMinPassRate:
-        t = subject + QStringLiteral(": passes at least %1 %").arg(c.threshold * 100.0, 0, 'g', 4);
-        break;
-    case Criterion::Kind::MetricMax:
-        t = subject + u' ' + c.statistic + QStringLiteral(" ≤ %1 ").arg(c.threshold) + metricUnit(c.metric);
-        break;
-    case Criterion::Kind::MetricMin:
-        t = subject + u' ' + c.statistic + QStringLiteral(" ≥ %1 ").arg(c.threshold) + metricUnit(c.metric);
-        break;
-    case Criterion::Kind::MetricNotWorse:
-    case Criterion::Kind::GateNotWorse:
-        t = subject + QStringLiteral(" not worse than the baseline");
-        break;
-    case Criterion::Kind::ResourceMax:
-    case Criterion::Kind::ResourceNotWorse:
-    case Criterion::Kind::JudgeRubricMin:
-    case Criterion::Kind::JudgePairwiseNotWorse:
-    case Criterion::Kind::FidelityFlipRateMax:
-    case Criterion::Kind::FidelityKlMax:
-    case Criterion::Kind::FidelityKlNotWorse:
-        break; // above
-    }
-    if (!c.test.isEmpty())
-        t += QStringLiteral(" (") + c.test + u')';
-    return t;
 }
 
 // {"resource": R, "max": X, "unit": U} or {"resource": R, "not_worse_than_baseline": true}, with
@@ -363,15 +291,12 @@ void parseJudgeCriterion(const Context& ctx, const json& c, const QString& path,
             QStringLiteral("a rubric judge criterion needs \"criterion\": the id of a rubric criterion, "
                            "e.g. \"warm_personal\""));
     out.rubricCriterion = identifierValue(ctx, *criterion, keyPath(path, "criterion"));
-    const json* min = member(c, "min_median");
-    if (!min)
-        ctx.fail(path,
-            QStringLiteral("a rubric judge criterion needs \"min_median\": the least median score, 1 to 5"));
-    const QString minPath = keyPath(path, "min_median");
-    out.threshold = numberValue(ctx, *min, minPath);
+    const json& min = requiredNumber(ctx, c, path, "min_median",
+        QStringLiteral("a rubric judge criterion needs \"min_median\": the least median score, 1 to 5"));
+    out.threshold = min.get<double>();
     if (out.threshold < 1 || out.threshold > 5)
-        ctx.fail(minPath,
-            QStringLiteral("is a score on the rubric's 1–5 scale, found ") + describe(*min)
+        ctx.fail(keyPath(path, "min_median"),
+            QStringLiteral("is a score on the rubric's 1–5 scale, found ") + describe(min)
                 + QStringLiteral("; write e.g. 4 for \"mostly good\""));
 }
 
@@ -405,13 +330,11 @@ void parseFidelityCriterion(const Context& ctx, const json& c, const QString& pa
         if (member(c, "tolerance"))
             ctx.fail(keyPath(path, "tolerance"),
                 QStringLiteral("applies to \"not_worse_than_baseline\"; a \"max\" is a hard limit"));
-        const json* max = member(c, "max");
-        if (!max)
-            ctx.fail(path,
-                QStringLiteral("a flip-rate criterion needs \"max\": the largest share of prompts whose "
-                               "answer may differ from the reference's, e.g. 0.25"));
+        const json& max = requiredNumber(ctx, c, path, "max",
+            QStringLiteral("a flip-rate criterion needs \"max\": the largest share of prompts whose "
+                           "answer may differ from the reference's, e.g. 0.25"));
         const QString maxPath = keyPath(path, "max");
-        const double r = numberValue(ctx, *max, maxPath);
+        const double r = max.get<double>();
         if (r > 1 && r <= 100)
             ctx.fail(maxPath,
                 QStringLiteral("is a fraction from 0 to 1, found %1; write %2 for %1 %")
@@ -421,7 +344,7 @@ void parseFidelityCriterion(const Context& ctx, const json& c, const QString& pa
             ctx.fail(maxPath,
                 QStringLiteral(
                     "must be a fraction from 0 to 1 (0.25 for \"a quarter of the prompts\"), found ")
-                    + describe(*max));
+                    + describe(max));
         out.threshold = r;
         return;
     }
@@ -445,6 +368,38 @@ void parseFidelityCriterion(const Context& ctx, const json& c, const QString& pa
     out.tolerance = toleranceValue(ctx, c, path, out.tolerance);
 }
 
+// {"verbosity": "completion_tokens", "max_ratio": R}, with "test": the candidate's answers against
+// the baseline's, paired by prompt (recommend/VerbosityCriteria.cpp).
+void parseVerbosityCriterion(const Context& ctx, const json& c, const QString& path, Criterion& out)
+{
+    const QString measurePath = keyPath(path, "verbosity");
+    const QString measure = stringValue(ctx, *member(c, "verbosity"), measurePath, false);
+    const QStringList measures = {metricId(Metric::CompletionTokens)};
+    if (!measures.contains(measure))
+        ctx.fail(measurePath,
+            QStringLiteral("unknown verbosity measure ") + quote(measure) + QStringLiteral("; ")
+                + didYouMean(measure, measures));
+    reject(ctx, c, path,
+        resourceOnlyKeys + judgeOnlyKeys
+            + QStringList {QStringLiteral("optional"), QStringLiteral("max"), QStringLiteral("min"),
+                QStringLiteral("statistic"), QStringLiteral("max_failures"), QStringLiteral("min_pass_rate"),
+                QStringLiteral("not_worse_than_baseline")},
+        QStringLiteral("does not apply to a verbosity criterion; it takes \"max_ratio\" (and \"test\")"));
+    const json& max = requiredNumber(ctx, c, path, "max_ratio",
+        QStringLiteral("a verbosity criterion needs \"max_ratio\": how many times as long as the "
+                       "baseline's the candidate's answers may be, e.g. 1.5"));
+    const double r = max.get<double>();
+    // Below 1 even a candidate exactly as verbose as the baseline would fail.
+    if (r < 1 || r > 10)
+        ctx.fail(keyPath(path, "max_ratio"),
+            QStringLiteral("must be a ratio from 1 to 10 (1.5 for \"at most half as long again as the "
+                           "baseline's answers\"), found ")
+                + describe(max));
+    out.kind = Criterion::Kind::VerbosityMaxRatio;
+    out.metric = Metric::CompletionTokens;
+    out.threshold = r;
+}
+
 Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
 {
     if (!c.is_object())
@@ -457,17 +412,22 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
     Criterion out;
     const QString subject = exactlyOne(ctx, c, path,
         {QStringLiteral("gate"), QStringLiteral("metric"), QStringLiteral("resource"),
-            QStringLiteral("judge"), QStringLiteral("fidelity")},
+            QStringLiteral("judge"), QStringLiteral("fidelity"), QStringLiteral("verbosity")},
         QStringLiteral("a criterion"));
     if (subject != u"judge")
         reject(
             ctx, c, path, judgeOnlyKeys, QStringLiteral("applies to a \"judge\": \"rubric\" criterion only"));
+    if (subject != u"verbosity")
+        reject(ctx, c, path, {QStringLiteral("max_ratio")},
+            QStringLiteral("applies to a \"verbosity\" criterion only"));
     if (subject == u"gate" || subject == u"metric")
         reject(ctx, c, path, resourceOnlyKeys + QStringList {QStringLiteral("optional")},
             QStringLiteral("applies to a \"resource\", \"judge\" or \"fidelity\" criterion only (gates and "
                            "metrics are measured on every request, so they are never optional and carry "
                            "their own units)"));
-    if (subject == u"fidelity") {
+    if (subject == u"verbosity") {
+        parseVerbosityCriterion(ctx, c, path, out);
+    } else if (subject == u"fidelity") {
         parseFidelityCriterion(ctx, c, path, out);
     } else if (subject == u"judge") {
         parseJudgeCriterion(ctx, c, path, out);
@@ -546,7 +506,9 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
                     quote(id)
                         + QStringLiteral(
                             " has no better direction (more tokens is neither better nor worse), "
-                            "so it cannot be \"not worse\"; give it a \"max\" or \"min\" instead"));
+                            "so it cannot be \"not worse\"; give it a \"max\" or \"min\" instead, or "
+                            "compare answer lengths with {\"verbosity\": \"completion_tokens\", "
+                            "\"max_ratio\": 1.5}"));
             if (member(c, "statistic"))
                 ctx.fail(keyPath(path, "statistic"),
                     QStringLiteral(
@@ -570,18 +532,20 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
     if (const auto t = optionalString(ctx, c, "test", path, false))
         out.test = *t;
     out.rationale = optionalString(ctx, c, "rationale", path, true).value_or(QString());
-    out.title = optionalString(ctx, c, "title", path, false).value_or(defaultTitle(out));
+    out.title = optionalString(ctx, c, "title", path, false).value_or(defaultCriterionTitle(out));
     const QString subjectId = isJudgeCriterion(out) ? QStringLiteral("judge_")
             + (out.kind == Criterion::Kind::JudgeRubricMin ? out.rubricCriterion : QStringLiteral("pairwise"))
         : isFidelityCriterion(out) ? QStringLiteral("fidelity_") + fidelityMeasureId(out.kind)
-        : isResourceCriterion(out) ? resourceId(out.resource)
+        : out.kind == Criterion::Kind::VerbosityMaxRatio ? QStringLiteral("verbosity")
+        : isResourceCriterion(out)                       ? resourceId(out.resource)
             + (out.concurrency > 0 ? u'_' + QString::number(out.concurrency) : QString())
         : out.gate.isEmpty() ? metricId(out.metric)
                              : out.gate;
     if (const json* id = member(c, "id"))
         out.id = identifierValue(ctx, *id, keyPath(path, "id"));
     else
-        out.id = subjectId + u'_' + kindKey(out.kind) + (out.test.isEmpty() ? QString() : u'_' + out.test);
+        out.id = subjectId + u'_' + criterionFormKey(out.kind)
+            + (out.test.isEmpty() ? QString() : u'_' + out.test);
     return out;
 }
 

@@ -40,7 +40,11 @@ namespace qs {
 ///                                              the candidate's mean KL from the reference ≤ the
 ///                                              baseline's × (1 + tolerance); needs a reference that
 ///                                              is not the baseline (`run --reference NAME`)
-/// Gate, metric and rubric forms take an optional "test" (a test id; default: all tests pooled).
+///   {"verbosity": "completion_tokens", "max_ratio": 1.5}
+///                                              the candidate's completion tokens over the baseline's,
+///                                              paired by prompt (thinking-on requests and tool calls
+///                                              left out): the ratio's interval lies within max_ratio
+/// Gate, metric, verbosity and rubric forms take an optional "test" (a test id; default: all tests pooled).
 /// Resource forms are per endpoint over the whole run (no "test"), fidelity forms pool every
 /// fidelity prompt (no "test"). Resource, judge and fidelity forms take "optional": true, which
 /// makes a figure that was not measured (no telemetry, no judge ran, no fidelity test, a KL that
@@ -61,6 +65,7 @@ struct Criterion {
         FidelityFlipRateMax,
         FidelityKlMax,
         FidelityKlNotWorse,
+        VerbosityMaxRatio,
     };
     /// What a resource criterion is about: one figure per endpoint (model/evaluate/Resources.h),
     /// lower is better for every one.
@@ -75,13 +80,14 @@ struct Criterion {
     QString title; ///< what a reader sees, e.g. "No thinking leaks"
     Kind kind = Kind::GateMaxFailures;
     QString gate; ///< a QualityGates gate name (gate kinds)
-    Metric metric = Metric::TtftVisible; ///< metric kinds
+    Metric metric = Metric::TtftVisible; ///< metric kinds; VerbosityMaxRatio: CompletionTokens
     Resource resource = Resource::PeakMemory; ///< resource kinds
     QString statistic = QStringLiteral("p50"); ///< "p50", "p90", "p95", "p99", "mean" (MetricMax/Min)
     QString rubricCriterion; ///< JudgeRubricMin: a RubricCriterion::id, e.g. "warm_personal"
     /// Failures, rate, value in the metric's unit, (ResourceMax) in the resource's base unit:
     /// bytes, W, J/token, (JudgeRubricMin) the least median score, 1–5, (FidelityFlipRateMax) a
-    /// fraction of prompts, (FidelityKlMax) nats.
+    /// fraction of prompts, (FidelityKlMax) nats, (VerbosityMaxRatio) the largest ratio of the
+    /// candidate's completion tokens to the baseline's.
     double threshold = 0;
     QString unit; ///< ResourceMax: the unit the profile wrote the limit in ("GB", "GiB", "W"…)
     int concurrency = 0; ///< MemoryAtConcurrency: requests in flight; 0 = the highest measured
@@ -96,8 +102,15 @@ struct Criterion {
 
 /// "gate_max_failures", "gate_min_pass_rate", "metric_max", "metric_min", "metric_not_worse",
 /// "gate_not_worse", "resource_max", "resource_not_worse", "judge_rubric_min",
-/// "judge_pairwise_not_worse", "fidelity_flip_rate_max", "fidelity_kl_max", "fidelity_kl_not_worse".
+/// "judge_pairwise_not_worse", "fidelity_flip_rate_max", "fidelity_kl_max", "fidelity_kl_not_worse",
+/// "verbosity_max_ratio".
 QString criterionKindId(Criterion::Kind kind);
+/// The key that names a kind's form in a file: "max_failures", "min_pass_rate", "max", "min",
+/// "not_worse_than_baseline", "min_median", "max_ratio" (default ids end with it).
+QString criterionFormKey(Criterion::Kind kind);
+/// What a reader sees when the profile gives no "title": "tool_call: passes at least 60 %",
+/// "ttft_visible_ms p50 ≤ 120 ms", "answers at most 1.5× as long as the baseline's (completion tokens)"…
+QString defaultCriterionTitle(const Criterion& criterion);
 /// True for the three gate kinds (`gate` is set), false for the metric and resource kinds.
 bool isGateCriterion(const Criterion& criterion);
 /// True for the resource kinds (`resource` is set).

@@ -22,6 +22,7 @@ report::Doc buildDocument(const ReportInput& in)
     warningsSection(d, cx);
     methodologySection(d, cx);
     resultsSection(d, cx);
+    contextSection(d, cx);
     resourcesSection(d, cx);
     judgedQualitySection(d, cx);
     fidelitySection(d, cx);
@@ -61,6 +62,17 @@ std::vector<ReportChart> reportCharts(const RunResult& result, const Evaluation&
             "the lines cross, the faster decoder overtakes the faster starter."_s));
     charts.push_back(chart(u"ttft-test"_s, u"TTFT per test"_s,
         u"Median time to the first visible token per test and endpoint (lower is better)."_s));
+    // The context sweep always; multi-turn growth when it gave some endpoint a slope (one
+    // conversation does not: TTFT vs turn shows it better).
+    const PrefillScaling& prefill = evaluation.prefill;
+    const bool anySlope = std::any_of(prefill.endpoints.begin(), prefill.endpoints.end(),
+        [](const EndpointPrefill& e) { return e.msPer1kTokens.has_value(); });
+    if (prefill.source == PrefillSource::ContextSweep
+        || (prefill.source == PrefillSource::MultiTurn && anySlope))
+        charts.push_back(chart(u"ttft-prompt-tokens"_s, u"TTFT vs prompt tokens"_s,
+            u"Time to the first token against the prompt tokens the server processed, one dot per distinct "
+            "prompt (the median of its repeats) and a fitted line per endpoint; the legend gives each "
+            "endpoint's ms per 1,000 tokens with its 95 % interval."_s));
     if (!result.telemetry.empty())
         charts.push_back(chart(u"server"_s, u"Server gauges"_s,
             u"What the servers reported while the run went on, on its time axis, one line per endpoint: "

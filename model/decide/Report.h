@@ -50,8 +50,9 @@ struct ReportChart {
 };
 
 /// The charts a document for `evaluation` should show, without sources: TTFT vs turn and latency
-/// vs length when there is a multi-turn test, decode tok/s and TTFT per test always, the server
-/// gauges ("server") when the run has telemetry.
+/// vs length when there is a multi-turn test, TTFT against prompt tokens ("ttft-prompt-tokens")
+/// for a context sweep (or multi-turn growth with a slope), decode tok/s and TTFT per test always,
+/// the server gauges ("server") when the run has telemetry.
 std::vector<ReportChart> reportCharts(const RunResult& result, const Evaluation& evaluation);
 
 /// Everything a document is made from. The pointers must outlive the call.

@@ -59,6 +59,10 @@ Evaluation evaluate(
         e.judged = judgeQuality(result);
     // Against the file's reference, else the baseline; the bootstrap only with the comparison's.
     e.fidelity = computeFidelity(result, e.baseline, -1, withComparison);
+    PrefillOptions prefill;
+    prefill.intervals = withComparison;
+    e.prefill = prefillScaling(result, e.resources, prefill);
+    e.lengths = answerLengths(result, e.baseline);
     return e;
 }
 

@@ -2,11 +2,13 @@
 #pragma once
 
 #include "model/core/RunRecord.h"
+#include "model/evaluate/AnswerLengths.h"
 #include "model/evaluate/Fidelity.h"
 #include "model/evaluate/GateFailures.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/JudgedQuality.h"
 #include "model/evaluate/PairedComparison.h"
+#include "model/evaluate/PrefillScaling.h"
 #include "model/evaluate/Resources.h"
 #include "model/evaluate/ResultSummary.h"
 #include "model/evaluate/Statistics.h"
@@ -34,6 +36,11 @@ struct Evaluation {
     ResourceReport resources; ///< what each server spent (memory, power, energy, its own counters)
     JudgedQuality judged; ///< what an LLM judge said (RunResult::judging), when one judged
     Fidelity fidelity; ///< each arm's next-token drift from the reference (fidelity tests), when run
+    /// TTFT per 1,000 uncached prompt tokens per endpoint (context sweep, else multi-turn growth),
+    /// correctness and memory per context size; its interval only with the comparison's bootstrap
+    PrefillScaling prefill;
+    /// Each candidate's answer lengths paired with the baseline's (the verbosity criterion)
+    std::vector<ArmLengths> lengths;
     QStringList notes; ///< e.g. "quality gates judged now from the suite stored in the file"
 };
 

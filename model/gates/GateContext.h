@@ -4,6 +4,7 @@
 #include "model/core/GateRules.h"
 #include "model/core/RequestRecord.h"
 #include "model/core/Suite.h"
+#include "model/gates/GateText.h"
 
 #include <QString>
 #include <QStringList>
@@ -22,6 +23,7 @@ struct GateContext {
     QString visible; ///< content after leaked thinking
     QString maskedVisible; ///< `visible` with URLs blanked
     QStringList toolNames; ///< the suite's tools
+    std::vector<Hit> thinking; ///< thinking in `content` (ThinkingText.h), for both thinking gates
 
     bool expectationsApply() const { return finalTurn; }
 };

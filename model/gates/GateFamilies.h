@@ -14,6 +14,7 @@ GateResult expectedAnswer(const GateContext& c); ///< ExpectedAnswerGate.cpp
 GateResult toolCall(const GateContext& c); ///< ToolCallGate.cpp
 GateResult noMarkdown(const GateContext& c); ///< MarkdownGate.cpp
 GateResult noThinkingLeak(const GateContext& c); ///< ThinkingLeakGate.cpp
+GateResult thinkingFollowsRequest(const GateContext& c); ///< ThinkingRequestGate.cpp
 GateResult coherent(const GateContext& c); ///< CoherentGate.cpp
 GateResult withinLength(const GateContext& c); ///< LengthGate.cpp
 

@@ -25,6 +25,7 @@ inline const QString& kExpectedAnswer = gate_names::expectedAnswer;
 inline const QString& kToolCall = gate_names::toolCall;
 inline const QString& kNoMarkdown = gate_names::noMarkdown;
 inline const QString& kNoThinkingLeak = gate_names::noThinkingLeak;
+inline const QString& kThinkingFollowsRequest = gate_names::thinkingFollowsRequest;
 inline const QString& kCoherent = gate_names::coherent;
 inline const QString& kWithinLength = gate_names::withinLength;
 

@@ -46,6 +46,17 @@ const std::vector<GateWords>& allGateWords()
                            "and send chat_template_kwargs.enable_thinking=false (llama-server: "
                            "--reasoning-budget 0), then run again"),
             QString()},
+        {gate_names::thinkingFollowsRequest, QStringLiteral("Thinking as asked"),
+            QStringLiteral("Thinking follows the request"),
+            QStringLiteral("With thinking requested on, fails when no reasoning arrived or it arrived inside "
+                           "the content instead of the reasoning field; with thinking off, fails on any "
+                           "reasoning."),
+            QStringLiteral("did not think as the request asked"),
+            QStringLiteral("thinking must follow chat_template_kwargs.enable_thinking both ways: start the "
+                           "server with a reasoning parser (vLLM/SGLang --reasoning-parser qwen3), a chat "
+                           "template that reads enable_thinking, and no server-wide switch that overrides "
+                           "it (llama-server --reasoning-budget 0 turns thinking off for every request)"),
+            QStringLiteral(" (only requests that set thinking on or off are judged for it)")},
         {gate_names::coherent, QStringLiteral("Coherent"), QStringLiteral("Coherent text"),
             QStringLiteral("Fails on scripts glued together, too many non-words, degenerate repetition, "
                            "template tokens or undecodable bytes."),

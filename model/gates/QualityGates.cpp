@@ -4,6 +4,7 @@
 #include "model/core/RunRecord.h"
 #include "model/gates/GateFamilies.h"
 #include "model/gates/GateText.h"
+#include "model/gates/ThinkingText.h"
 #include "model/wire/RequestMetrics.h"
 
 #include <algorithm>
@@ -36,11 +37,12 @@ std::vector<GateResult> evaluateGates(const RequestRecord& record, const Suite& 
     const QString& content = record.response.content;
     const int visibleStart = visibleContentStart(content);
     const QString visible = content.mid(visibleStart);
-    const GateContext c {record, suite, test, patterns.rules(), finalTurn, content, visibleStart, visible,
-        gates::maskUrls(visible, patterns.rules().url), suiteToolNames(suite)};
+    GateContext c {record, suite, test, patterns.rules(), finalTurn, content, visibleStart, visible,
+        gates::maskUrls(visible, patterns.rules().url), suiteToolNames(suite), {}};
+    c.thinking = gates::findThinking(content, visibleStart, patterns.rules());
     using namespace gates;
-    return {nonEmpty(c), expectedAnswer(c), toolCall(c), noMarkdown(c), noThinkingLeak(c), coherent(c),
-        withinLength(c)};
+    return {nonEmpty(c), expectedAnswer(c), toolCall(c), noMarkdown(c), noThinkingLeak(c),
+        thinkingFollowsRequest(c), coherent(c), withinLength(c)};
 }
 
 nlohmann::json toJson(const TextRange& range)

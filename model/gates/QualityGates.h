@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -59,6 +60,11 @@ std::vector<GateResult> evaluateGates(const RequestRecord& record, const Suite& 
 /// failed requests and records whose test is not in the suite get null for every gate, with the
 /// reason.
 void applyGates(RunRecord& record, const Suite& suite, const GatePatterns& patterns);
+
+/// What a request asked of thinking, read from its body as sent: chat_template_kwargs.enable_thinking
+/// (where a suite's or test's "thinking" puts it). nullopt when the body sets none. The gates read
+/// the test's and suite's setting first; for a recorded request the two agree.
+std::optional<bool> requestedThinking(const nlohmann::json& requestBody);
 
 nlohmann::json toJson(const GateResult& result); ///< one gate_details entry
 nlohmann::json toJson(const TextRange& range);

@@ -1,14 +1,28 @@
 // SPDX-License-Identifier: MIT
 #include "model/gates/GateFamilies.h"
 #include "model/gates/GateText.h"
+#include "model/gates/ThinkingText.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 
-namespace qs::gates {
+namespace qs {
 
-namespace {
+std::optional<bool> requestedThinking(const nlohmann::json& body)
+{
+    if (!body.is_object())
+        return std::nullopt;
+    const auto kwargs = body.find("chat_template_kwargs");
+    if (kwargs == body.end() || !kwargs->is_object())
+        return std::nullopt;
+    const auto enable = kwargs->find("enable_thinking");
+    if (enable == kwargs->end() || !enable->is_boolean())
+        return std::nullopt;
+    return enable->get<bool>();
+}
+
+namespace gates {
 
 std::optional<bool> thinkingSetting(const GateContext& c)
 {
@@ -16,38 +30,32 @@ std::optional<bool> thinkingSetting(const GateContext& c)
         return c.test.thinking;
     if (c.suite.defaults.thinking)
         return c.suite.defaults.thinking;
-    const nlohmann::json& body = c.record.requestBody;
-    if (body.is_object()) {
-        const auto kwargs = body.find("chat_template_kwargs");
-        if (kwargs != body.end() && kwargs->is_object()) {
-            const auto enable = kwargs->find("enable_thinking");
-            if (enable != kwargs->end() && enable->is_boolean())
-                return enable->get<bool>();
-        }
-    }
-    return std::nullopt;
+    return requestedThinking(c.record.requestBody);
 }
 
-} // namespace
-
-GateResult noThinkingLeak(const GateContext& c)
+std::vector<Hit> findThinking(const QString& content, int visibleStart, const Rules& rules)
 {
     std::vector<Hit> hits;
     int blockBegin = 0;
-    if (c.visibleStart > 0) {
+    if (visibleStart > 0) {
         // The whole block before the answer is thinking (<think>…</think>, or text before a bare
         // </think> when the template opened the block in the prompt).
-        while (blockBegin < c.visibleStart && c.content.at(blockBegin).isSpace())
+        while (blockBegin < visibleStart && content.at(blockBegin).isSpace())
             ++blockBegin;
-        const bool bare = !QStringView(c.content).sliced(blockBegin).startsWith(QStringLiteral("<think>"));
-        hits.push_back({blockBegin, c.visibleStart,
+        const bool bare = !QStringView(content).sliced(blockBegin).startsWith(QStringLiteral("<think>"));
+        hits.push_back({blockBegin, visibleStart,
             bare ? QStringLiteral("thinking_before_bare_close_tag") : QStringLiteral("think_block")});
     }
-    for (const Hit& h : findAll(c.rules.thinking, c.content, 0))
-        if (h.begin >= c.visibleStart || h.end <= blockBegin)
+    for (const Hit& h : findAll(rules.thinking, content, 0))
+        if (h.begin >= visibleStart || h.end <= blockBegin)
             hits.push_back(h);
     std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.begin < b.begin; });
+    return hits;
+}
 
+GateResult noThinkingLeak(const GateContext& c)
+{
+    const std::vector<Hit>& hits = c.thinking;
     GateResult out = result(kNoThinkingLeak, GateVerdict::Pass, QString());
     QStringList reasons;
     if (!hits.empty())
@@ -73,4 +81,6 @@ GateResult noThinkingLeak(const GateContext& c)
     return out;
 }
 
-} // namespace qs::gates
+} // namespace gates
+
+} // namespace qs

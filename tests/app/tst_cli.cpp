@@ -56,14 +56,18 @@ private slots:
     void defaultRunsTheSuiteOnSimulatedEndpoints()
     {
         // The README's first command runs this; shortened here to keep the test quick.
-        const Run r = run({QStringLiteral("demo"), QStringLiteral("--runs"), QStringLiteral("1"),
-                              QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--max-tokens"),
-                              QStringLiteral("24")},
-            120000);
+        const Run r
+            = run({QStringLiteral("demo"), QStringLiteral("--runs"), QStringLiteral("1"),
+                      QStringLiteral("--warmup"), QStringLiteral("0"), QStringLiteral("--max-tokens"),
+                      QStringLiteral("24"), QStringLiteral("--prompts-per-category"), QStringLiteral("1")},
+                120000);
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains(QStringLiteral("(simulated)")) && r.out.contains(QStringLiteral("SIMULATED")),
             qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("factual")), qPrintable(r.out));
+        // One prompt of every category, the draw said before the run.
+        QVERIFY2(r.out.contains(QStringLiteral("greet-")) && r.out.contains(QStringLiteral("think-")),
+            qPrintable(r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("12 distinct prompts (greeting 1, ")), qPrintable(r.err));
     }
 
     void probeWithoutUrlUsesTheSimulatedEndpoints()

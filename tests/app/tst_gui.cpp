@@ -6,7 +6,9 @@
 #include "app/DashboardViews.h"
 #include "app/MainWindow.h"
 #include "app/RunSession.h"
+#include "model/core/Suite.h"
 #include "model/decide/Recommendation.h"
+#include "model/run/SuiteComposition.h"
 #include "model/store/ResultFile.h"
 #include "tests/support/EventLoopProbe.h"
 #include "tests/widgets/WidgetTestSupport.h"
@@ -24,6 +26,7 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QFile>
+#include <QLabel>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
@@ -74,6 +77,20 @@ struct Cli {
     QString err;
 };
 
+QString panelStatus(MainWindow& w)
+{
+    return w.runPanel()->findChild<QLabel*>(QStringLiteral("status"))->text();
+}
+
+/// A real endpoint, as the user adds one (nothing needs to listen: no run starts).
+EndpointEntry realEntry(const QString& label = QStringLiteral("NVFP4 on the Spark"))
+{
+    EndpointEntry real;
+    real.endpoint.label = label;
+    real.endpoint.baseUrl = QUrl(QStringLiteral("http://10.0.0.5:8000"));
+    return real;
+}
+
 Cli runCli(const QStringList& args)
 {
     QProcess p;
@@ -106,6 +123,16 @@ private Q_SLOTS:
         QCOMPARE(entries[0].simulatedProfile, QStringLiteral("q4km-like"));
         QCOMPARE(entries[1].simulatedProfile, QStringLiteral("nvfp4-like"));
         QCOMPARE(w.runPanel()->settings().suite, QStringLiteral("voice-assistant"));
+        // The demo's short run, for the simulated endpoints only, and the panel says so.
+        const RunPanelSettings run = w.runPanel()->settings();
+        QVERIFY(run.demoDefaults);
+        QCOMPARE(run.settings.warmup, 1);
+        QCOMPARE(run.settings.runs, 2);
+        QCOMPARE(run.settings.promptsPerCategory, 1);
+        QCOMPARE(run.settings.order, RunOrder::Parallel);
+        QVERIFY2(
+            w.runPanel()->inForceText().contains(QStringLiteral("Overridden here for the demo's short run")),
+            qPrintable(w.runPanel()->inForceText()));
         // The shortcuts desktop users expect.
         const std::pair<const char*, QKeySequence> shortcuts[]
             = {{"&Open…", QKeySequence::Open}, {"&Save", QKeySequence::Save},
@@ -418,6 +445,116 @@ private Q_SLOTS:
         QCOMPARE(w.size(), QSize(1234, 777));
     }
 
+    void aRealEndpointGetsTheSuitesOwnNumbers()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.runPanel()->settings().demoDefaults);
+        const Suite suite = loadSuite(QStringLiteral("voice-assistant"));
+        w.endpointsPanel()->addEntry(realEntry());
+        RunPanelSettings run = w.runPanel()->settings();
+        QVERIFY(!run.demoDefaults);
+        QCOMPARE(run.settings.warmup, -1);
+        QCOMPARE(run.settings.runs, -1);
+        QCOMPARE(run.settings.promptsPerCategory, 0);
+        QCOMPARE(run.settings.order, RunOrder::Interleaved);
+        QCOMPARE(run.suite, QStringLiteral("voice-assistant"));
+        QVERIFY2(panelStatus(w).startsWith(QStringLiteral(
+                     "Real endpoints: running the suite's own warm-ups and repeats, every prompt")),
+            qPrintable(panelStatus(w)));
+        // The in-force line now counts the whole suite at its own repeats.
+        const QString inForce = w.runPanel()->inForceText();
+        QVERIFY2(
+            inForce.startsWith(compositionText(suiteComposition(suite, run.settings))), qPrintable(inForce));
+        QVERIFY2(inForce.endsWith(QStringLiteral("The suite's own warm-ups and repeats, every prompt.")),
+            qPrintable(inForce));
+
+        // Back to only simulated endpoints: the demo's numbers are not imposed again.
+        const std::vector<EndpointEntry> entries = w.endpointsPanel()->entries();
+        w.endpointsPanel()->removeEntry(entries.back().id);
+        QCOMPARE(w.endpointsPanel()->entries().size(), std::size_t(2));
+        QCOMPARE(w.runPanel()->settings().settings.runs, -1);
+        QCOMPARE(w.runPanel()->settings().settings.promptsPerCategory, 0);
+        QVERIFY(!w.runPanel()->settings().demoDefaults);
+    }
+
+    void aRunsValueTheUserChoseSurvivesARealEndpoint()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.runPanel()->settings().demoDefaults);
+        // Typed into the spin, as a user would: the numbers are now the user's.
+        const int chosen = loadSuite(QStringLiteral("voice-assistant")).defaults.runs + 1;
+        auto* runs = w.runPanel()->findChild<QSpinBox*>(QStringLiteral("runs"));
+        runs->setValue(chosen);
+        QVERIFY(!w.runPanel()->settings().demoDefaults);
+        w.endpointsPanel()->addEntry(realEntry());
+        const RunPanelSettings run = w.runPanel()->settings();
+        QCOMPARE(run.settings.runs, chosen);
+        QCOMPARE(run.settings.warmup, 1);
+        QCOMPARE(run.settings.promptsPerCategory, 1);
+        QCOMPARE(run.settings.order, RunOrder::Parallel);
+        QVERIFY(!panelStatus(w).contains(QStringLiteral("Real endpoints")));
+        QVERIFY2(w.runPanel()->inForceText().contains(
+                     QStringLiteral("Overridden here: %1 runs instead of the suite's").arg(chosen)),
+            qPrintable(w.runPanel()->inForceText()));
+    }
+
+    void theDemoFlagIsRemembered()
+    {
+        {
+            MainWindow w; // the first run: the demo's numbers, flagged as such
+            w.show();
+            w.close();
+        }
+        QCOMPARE(QSettings().value(QStringLiteral("run/demoDefaults")).toBool(), true);
+        QCOMPARE(QSettings().value(QStringLiteral("run/promptsPerCategory")).toInt(), 1);
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(w.runPanel()->settings().demoDefaults);
+            QCOMPARE(w.runPanel()->settings().settings.promptsPerCategory, 1);
+            // Settings edited outside (another session added a real endpoint): the demo's numbers
+            // give way when the window opens.
+            w.endpointsPanel()->addEntry(realEntry());
+            w.runPanel()->setSettings([&] {
+                RunPanelSettings demo = w.runPanel()->settings();
+                demo.settings.runs = 2;
+                demo.demoDefaults = true;
+                return demo;
+            }());
+            w.close();
+        }
+        {
+            MainWindow w;
+            QCOMPARE(w.runPanel()->settings().settings.runs, -1);
+            QVERIFY(!w.runPanel()->settings().demoDefaults);
+            QVERIFY(panelStatus(w).startsWith(QStringLiteral("Real endpoints")));
+        }
+        // Settings saved before the flag existed: 1 warm-up, 2 runs, parallel, never edited, were
+        // the demo's; with a real endpoint listed they give way too.
+        QSettings().remove(QStringLiteral("run/demoDefaults"));
+        QSettings().remove(QStringLiteral("run/promptsPerCategory"));
+        QSettings().setValue(QStringLiteral("run/warmup"), 1);
+        QSettings().setValue(QStringLiteral("run/runs"), 2);
+        QSettings().setValue(QStringLiteral("run/order"), QStringLiteral("parallel"));
+        QSettings().setValue(QStringLiteral("run/concurrency"), 1);
+        QSettings().setValue(QStringLiteral("run/maxTokens"), -1);
+        {
+            MainWindow w;
+            QCOMPARE(w.runPanel()->settings().settings.runs, -1);
+            QCOMPARE(w.runPanel()->settings().settings.order, RunOrder::Interleaved);
+        }
+        QSettings().setValue(QStringLiteral("run/runs"), 3); // a choice: kept
+        QSettings().remove(QStringLiteral("run/demoDefaults"));
+        QSettings().remove(QStringLiteral("run/promptsPerCategory"));
+        {
+            MainWindow w;
+            QCOMPARE(w.runPanel()->settings().settings.runs, 3);
+            QVERIFY(!w.runPanel()->settings().demoDefaults);
+        }
+    }
+
     void runsAgainstTheSimulatedEndpointsThroughTheGui()
     {
         MainWindow w;
@@ -426,8 +563,18 @@ private Q_SLOTS:
         s.suite = QStringLiteral("voice-assistant");
         s.settings.warmup = 0;
         s.settings.runs = 1;
+        // One prompt of each category: every kind of request the suite sends (conversation, tool
+        // calls, long answers) goes through the window, however many prompts the suite grows to.
+        s.settings.promptsPerCategory = 1;
+        // Short answers: what is checked here is the window's part (live views, saving, reopening),
+        // and the simulated vLLM's 20 tok/s would otherwise make this the slowest test.
+        s.settings.maxTokens = 64;
         s.settings.order = RunOrder::Parallel;
         w.runPanel()->setSettings(s);
+        const Suite suite = loadSuite(s.suite);
+        const Suite drawn = drawPrompts(suite, 1, s.settings.seed);
+        const int perEndpoint = suiteComposition(drawn, s.settings).requestsPerEndpoint;
+        QVERIFY(perEndpoint > 0);
         QSignalSpy finished(&w, &MainWindow::runFinished);
         int liveRefreshes = 0;
         std::size_t liveRecords = 0;
@@ -465,18 +612,29 @@ private Q_SLOTS:
         QVERIFY2(liveRefreshes >= 2, "the views were refreshed while the run went on");
         QVERIFY(liveRecords > 0);
         QVERIFY(waitForEvaluated(w));
-        // 7 single-prompt tests + 5 turns, on two endpoints.
-        QCOMPARE(w.data().result->records.size(), std::size_t(24));
+        // The drawn prompts (a conversation's every turn), once each, on two endpoints.
+        QCOMPARE(w.data().result->records.size(), std::size_t(2 * perEndpoint));
         QCOMPARE(w.currentFile(), saved);
         const RunResult reloaded = loadResults(saved);
-        QCOMPARE(reloaded.records.size(), std::size_t(24));
+        QCOMPARE(reloaded.records.size(), std::size_t(2 * perEndpoint));
         QVERIFY(reloaded.complete);
+        QCOMPARE(reloaded.settings.promptsPerCategory, 1);
+        // Every category of the suite was asked.
+        QSet<QString> categories, asked;
+        for (const SuiteTest& t : suite.tests)
+            categories.insert(t.category);
+        for (const RunRecord& r : reloaded.records)
+            for (const SuiteTest& t : suite.tests)
+                if (t.id == r.test)
+                    asked.insert(t.category);
+        QCOMPARE(asked, categories);
         // The live trace saw the streams.
         auto* live = qobject_cast<LiveThroughputChart*>(w.viewWidget(QStringLiteral("live-tps")));
         QVERIFY(live->trace().buckets() > 0);
         // The Server tab now shows the saved run: its telemetry if the endpoints served any, else
         // how to get some; the requests lane either way.
-        QVERIFY(QTest::qWaitFor([&] { return server->timeline().requests(0).size() == 12; }, 10000));
+        QVERIFY(QTest::qWaitFor(
+            [&] { return server->timeline().requests(0).size() == std::size_t(perEndpoint); }, 10000));
         if (reloaded.telemetry.empty())
             QVERIFY2(server->message().contains(noServerMetricsText()), qPrintable(server->message()));
         else
@@ -488,7 +646,7 @@ private Q_SLOTS:
         w.openFiles({saved});
         QVERIFY(QTest::qWaitFor(
             [&] {
-                return w.data().result && w.data().result->records.size() == 24
+                return w.data().result && w.data().result->records.size() == std::size_t(2 * perEndpoint)
                     && w.data().sources == QStringList {saved};
             },
             30000));

@@ -77,8 +77,8 @@ inline void expectScenario(const QString& name, const Judgement& j)
     EXPECT_EQ(r.baselineLabel, QString::fromUtf8(baselineLabel));
     // The committed files carry no telemetry, no judging and no fidelity test: the profile's
     // optional resource, judge and fidelity criteria are "not measured", named in the headline and
-    // in what would change it, and change no decision. (A live replay may scrape the simulated servers' /metrics; they report no
-    // memory or energy.)
+    // in what would change it, and change no decision. (A live replay may scrape the simulated servers'
+    // /metrics; they report no memory or energy.)
     const bool telemetry = j.evaluation.resources.collected;
     EXPECT_EQ(idsWith(r, Outcome::NotMeasured),
         (QStringList {QStringLiteral("memory_budget"), QStringLiteral("energy_not_worse"),
@@ -114,8 +114,12 @@ inline void expectScenario(const QString& name, const Judgement& j)
         << dump(r);
     if (name == u"base-garbled") {
         // Gibberish never completes a sentence: there is no first sentence to compare, and the
-        // recommendation says so instead of guessing.
-        EXPECT_EQ(open, QStringList {QStringLiteral("first_sentence_not_worse")}) << dump(r);
+        // recommendation says so instead of guessing. Its noise runs about 1.4 times the baseline's
+        // length (committed file: ratio 1.4 [1.11–1.58]), an interval across the 1.5× allowance.
+        QStringList expectedOpen {QStringLiteral("first_sentence_not_worse")};
+        if (open.contains(QStringLiteral("not_more_verbose")))
+            expectedOpen << QStringLiteral("not_more_verbose");
+        EXPECT_EQ(open, expectedOpen) << dump(r);
         EXPECT_TRUE(r.criteria.at(6).measured.startsWith(
             QStringLiteral("no value of first_sentence_ms on NVFP4 base")))
             << dump(r);
@@ -144,13 +148,15 @@ inline void expectScenario(const QString& name, const Judgement& j)
     } else if (name == u"broken-manners") {
         // The same model, ~90 ms TTFT, but markdown, leaks and broken tool calls, ~20 tok/s.
         EXPECT_EQ(r.decision, Recommendation::Decision::KeepBaseline) << dump(r);
-        for (const char* id : {"thinking_leaks", "tool_calls", "no_markdown", "decode_rate"})
+        // "2-6x more verbose" (003): the same model's answers run well over the 1.5× allowance.
+        for (const char* id :
+            {"thinking_leaks", "tool_calls", "no_markdown", "decode_rate", "not_more_verbose"})
             EXPECT_TRUE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
         for (const char* id : {"ttft_visible", "ttft_not_worse", "answers_not_worse", "coherent_not_worse"})
             EXPECT_FALSE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
         EXPECT_TRUE(r.caveats.isEmpty()) << dump(r); // same model: nothing makes it unfair
         for (const char* needle : {"leaked thinking", "--reasoning-parser", "markdown", "--tool-call-parser",
-                 "decode rate", "speculative decoding"})
+                 "decode rate", "speculative decoding", "trained to be concise"})
             EXPECT_TRUE(anyContains(r.whatWouldChange, QString::fromUtf8(needle))) << needle << '\n'
                                                                                    << dump(r);
         EXPECT_TRUE(r.headline.startsWith(QStringLiteral("Keep Q4_K_M, llama-server (simulated): NVFP4, vLLM "
@@ -165,7 +171,7 @@ inline void expectScenario(const QString& name, const Judgement& j)
         EXPECT_EQ(r.whatWouldChange.size(), 5) << dump(r);
         EXPECT_TRUE(r.headline.startsWith(QStringLiteral(
             "Switch from Q4_K_M, llama-server (simulated) to NVFP4 fixed server, vLLM (simulated): it "
-            "meets all 10 criteria that were measured; not measured: ")))
+            "meets all 11 criteria that were measured; not measured: ")))
             << r.headline.toStdString();
     } else {
         ADD_FAILURE() << "unknown scenario " << name.toStdString();

@@ -198,7 +198,7 @@ TEST(FidelityCriteriaParse, ErrorsSayWhatToDo)
             "profile.json: criteria[0].min_median: applies to a \"judge\": \"rubric\" criterion only"},
         {{{"fidelity", "kl"}, {"gate", "coherent"}, {"max", 0.1}},
             "profile.json: criteria[0]: a criterion takes exactly one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\", \"fidelity\", found gate and fidelity; split it into two criteria"},
+            "\"judge\", \"fidelity\", \"verbosity\", found gate and fidelity; split it into two criteria"},
         {{{"fidelity", "kl"}, {"max", 0.1}, {"optional", "yes"}},
             "profile.json: criteria[0].optional: must be true or false, found a string (\"yes\")"},
     };

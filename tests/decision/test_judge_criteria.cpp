@@ -225,7 +225,7 @@ TEST(JudgeCriteriaParse, ErrorsSayWhatToDo)
             "profile.json: criteria[0].criterion: applies to a \"judge\": \"rubric\" criterion only"},
         {{{"gate", "coherent"}, {"judge", "pairwise"}, {"not_worse_than_baseline", true}},
             "profile.json: criteria[0]: a criterion takes exactly one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\", \"fidelity\", found gate and judge; split it into two criteria"},
+            "\"judge\", \"fidelity\", \"verbosity\", found gate and judge; split it into two criteria"},
         {{{"judge", 3}}, "profile.json: criteria[0].judge: must be a string, found a number (3)"},
     };
     for (const auto& [criterion, expected] : cases)

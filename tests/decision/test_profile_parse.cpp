@@ -67,7 +67,7 @@ TEST(DecisionProfileBuiltins, VoiceAssistantHoldsTheSeedsCriteria)
     EXPECT_EQ(p.name, QStringLiteral("Voice assistant"));
     EXPECT_EQ(p.source, QStringLiteral("builtin:voice-assistant"));
     EXPECT_EQ(p.raw.at("id"), "voice-assistant");
-    ASSERT_EQ(p.criteria.size(), 19u); // 12, 5 optional judge and 2 optional fidelity criteria
+    ASSERT_EQ(p.criteria.size(), 20u); // 13, 5 optional judge and 2 optional fidelity criteria
 
     const Criterion& leaks = byId(p, "thinking_leaks");
     EXPECT_EQ(leaks.kind, Criterion::Kind::GateMaxFailures);
@@ -89,6 +89,12 @@ TEST(DecisionProfileBuiltins, VoiceAssistantHoldsTheSeedsCriteria)
     EXPECT_EQ(decode.kind, Criterion::Kind::MetricMin);
     EXPECT_EQ(decode.metric, Metric::DecodeTps);
     EXPECT_EQ(decode.threshold, 25);
+    // The seeds' NVFP4 was "2-6x more verbose": at most half again the baseline's length.
+    const Criterion& verbose = byId(p, "not_more_verbose");
+    EXPECT_EQ(verbose.kind, Criterion::Kind::VerbosityMaxRatio);
+    EXPECT_EQ(verbose.metric, Metric::CompletionTokens);
+    EXPECT_DOUBLE_EQ(verbose.threshold, 1.5);
+    EXPECT_TRUE(verbose.rationale.contains(QStringLiteral("2-6x more verbose")));
 
     // The seeds' memory budget ("VRAM fits within budget (<110 GB peak)") and energy per token:
     // optional, so a run without telemetry reads "not measured" and decides as before.
@@ -212,16 +218,16 @@ TEST(DecisionProfileParse, ErrorsNameFilePathAndFix)
         {withCriterion({{"gate", "vibes"}, {"max_failures", 0}}),
             "profile.json: criteria[1].gate: unknown gate \"vibes\"; expected one of: non_empty, "
             "expected_answer, "
-            "tool_call, no_markdown, no_thinking_leak, coherent, within_length"},
+            "tool_call, no_markdown, no_thinking_leak, thinking_follows_request, coherent, within_length"},
         {withCriterion({{"metric", "ttft_visble_ms"}, {"max", 100}}),
             "profile.json: criteria[1].metric: unknown metric \"ttft_visble_ms\"; did you mean "
             "\"ttft_visible_ms\"?"},
         {withCriterion({{"gate", "coherent"}, {"metric", "e2e_ms"}, {"max", 1}}),
             "profile.json: criteria[1]: a criterion takes exactly one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\", \"fidelity\", found gate and metric; split it into two criteria"},
+            "\"judge\", \"fidelity\", \"verbosity\", found gate and metric; split it into two criteria"},
         {withCriterion({{"max", 1}}),
             "profile.json: criteria[1]: a criterion needs one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\", \"fidelity\""},
+            "\"judge\", \"fidelity\", \"verbosity\""},
         {withCriterion({{"gate", "coherent"}, {"max", 1}}),
             "profile.json: criteria[1].max: applies to a \"metric\" criterion; a gate takes "
             "\"max_failures\", \"min_pass_rate\" or \"not_worse_than_baseline\""},
@@ -253,7 +259,8 @@ TEST(DecisionProfileParse, ErrorsNameFilePathAndFix)
             "profile.json: criteria[1].not_worse_than_baseline: \"completion_tokens\" has no better "
             "direction (more "
             "tokens is neither better nor worse), so it cannot be \"not worse\"; give it a \"max\" or "
-            "\"min\" instead"},
+            "\"min\" instead, or compare answer lengths with {\"verbosity\": \"completion_tokens\", "
+            "\"max_ratio\": 1.5}"},
         {withCriterion({{"metric", "e2e_ms"}, {"max", 900}, {"statistic", "median"}}),
             "profile.json: criteria[1].statistic: unknown statistic \"median\"; the median is \"p50\""},
         {withCriterion({{"metric", "e2e_ms"}, {"max", 900}, {"statistic", "p59"}}),

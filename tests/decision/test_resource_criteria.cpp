@@ -200,7 +200,7 @@ TEST(ResourceCriteriaParse, ErrorsSayWhatToWrite)
             "and carry their own units)"},
         {{{"metric", "e2e_ms"}, {"resource", "peak_memory"}, {"max", 1}},
             "profile.json: criteria[0]: a criterion takes exactly one of \"gate\", \"metric\", \"resource\", "
-            "\"judge\", \"fidelity\", found metric and resource; split it into two criteria"},
+            "\"judge\", \"fidelity\", \"verbosity\", found metric and resource; split it into two criteria"},
         {{{"resource", "peak_memory"}, {"max", 1}, {"unit", "GB"}, {"optinal", true}},
             "profile.json: criteria[0].optinal: unknown key; did you mean \"optional\"?"},
     };

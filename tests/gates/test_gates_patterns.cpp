@@ -142,7 +142,7 @@ TEST(ApplyGates, FillsEveryGateWithTrueFalseOrNull)
     RunRecord r
         = record(QStringLiteral("factual"), answer(QStringLiteral("**Tokyo** is the capital of Japan.")));
     applyGates(r, voiceSuite(), voicePatterns());
-    ASSERT_EQ(r.gates->size(), std::size_t(7));
+    ASSERT_EQ(r.gates->size(), std::size_t(8));
     for (const QString& name : gateNames())
         ASSERT_TRUE(r.gates->contains(name.toStdString())) << name.toStdString();
     EXPECT_EQ((*r.gates)["non_empty"], true);
@@ -150,6 +150,7 @@ TEST(ApplyGates, FillsEveryGateWithTrueFalseOrNull)
     EXPECT_EQ((*r.gates)["tool_call"], nullptr);
     EXPECT_EQ((*r.gates)["no_markdown"], false);
     EXPECT_EQ((*r.gates)["no_thinking_leak"], true);
+    EXPECT_EQ((*r.gates)["thinking_follows_request"], true); // the voice suite: thinking off, none came
     EXPECT_EQ((*r.gates)["coherent"], true);
     EXPECT_EQ((*r.gates)["within_length"], true);
 
@@ -175,7 +176,7 @@ TEST(ApplyGates, ToolFailuresCarryTheirClass)
 TEST(ApplyGates, WarmUpsFailuresAndUnknownTestsAreNotJudged)
 {
     const auto expectAllNull = [](const RunRecord& r, const char* reasonStart) {
-        ASSERT_EQ(r.gates->size(), std::size_t(7));
+        ASSERT_EQ(r.gates->size(), std::size_t(8));
         for (const auto& [name, value] : r.gates->items()) {
             EXPECT_TRUE(value.is_null()) << name;
             EXPECT_TRUE((*r.gateDetails)[name]["reason"].get<std::string>().starts_with(reasonStart))

@@ -45,9 +45,10 @@ TEST(Gates, NamesInReportOrder)
     EXPECT_EQ(gateNames(),
         (QStringList {QStringLiteral("non_empty"), QStringLiteral("expected_answer"),
             QStringLiteral("tool_call"), QStringLiteral("no_markdown"), QStringLiteral("no_thinking_leak"),
-            QStringLiteral("coherent"), QStringLiteral("within_length")}));
+            QStringLiteral("thinking_follows_request"), QStringLiteral("coherent"),
+            QStringLiteral("within_length")}));
     const auto results = evaluateGates(answer(seedGood), voiceSuite(), plainTest(), voicePatterns());
-    ASSERT_EQ(results.size(), std::size_t(7));
+    ASSERT_EQ(results.size(), std::size_t(8));
     for (std::size_t i = 0; i < results.size(); ++i)
         EXPECT_EQ(results[i].gate, gateNames()[qsizetype(i)]);
 }
@@ -422,7 +423,7 @@ TEST(Gates, LongAndHostileAnswersStayFast)
     for (const QString& text : {prose, nested, stars, QString(50000, u'*'), seedGarbled.repeated(500)}) {
         const qint64 t0 = QDateTime::currentMSecsSinceEpoch();
         const auto results = evaluateGates(answer(text), voiceSuite(), plainTest(), voicePatterns());
-        EXPECT_EQ(results.size(), std::size_t(7));
+        EXPECT_EQ(results.size(), gateNames().size());
         EXPECT_LT(QDateTime::currentMSecsSinceEpoch() - t0, 3000) << text.left(40).toStdString();
     }
 }

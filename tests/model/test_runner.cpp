@@ -11,6 +11,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QJsonArray>
+#include <QMap>
 #include <QSet>
 #include <QTemporaryDir>
 #include <algorithm>
@@ -486,6 +487,12 @@ TEST(Runner, AColdContextTestSendsItsBriefingSaltedAndLlamaServerIsToldNotToCach
         }
         EXPECT_EQ(systems.size(), 3); // a warm-up and two measured runs, each salted apart
     }
+    // llama-server's cache_prompt: false is the cold suite's own doing, not a difference between
+    // the arms.
+    RunResult result = *o.result;
+    result.suite["prefix_cache"] = "cold"; // as the built-in suite's raw JSON says
+    for (const Guardrail& g : evaluate(result).guardrails)
+        EXPECT_NE(g.id, QStringLiteral("settings_differ")) << g.evidence.toStdString();
 }
 
 TEST(Runner, ASuiteThatNeedsMoreContextThanAServerHasIsRefusedBeforeAnythingIsSent)
@@ -508,4 +515,105 @@ TEST(Runner, ASuiteThatNeedsMoreContextThanAServerHasIsRefusedBeforeAnythingIsSe
     for (const Served* served : {&small, &big})
         for (const emu::ServedRequest& s : served->served())
             EXPECT_NE(s.request.path, QByteArray("/v1/chat/completions"));
+}
+
+// Issue 22's yardstick, read on the server side (what went over the wire, not what the suite file
+// says): the built-in voice-assistant suite sends at least 40 distinct user prompts, at least one
+// request of a ~2K-token prompt, and the same prompt with thinking on and with thinking off.
+TEST(Runner, TheVoiceSuiteSendsTheAssistantsRealWorkload)
+{
+    Served server(echoServer(emu::Dialect::Vllm, 1, 2000));
+    RunRequest request;
+    request.suite = loadBuiltinSuite(QStringLiteral("voice-assistant"));
+    request.endpoints = {runEndpoint(server, QStringLiteral("A"))};
+    request.settings.serverMetrics = false;
+    request.settings.runs = 1;
+    request.settings.warmup = 0;
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.failed.isEmpty()) << o.failed.toStdString();
+    ASSERT_TRUE(o.result);
+
+    QSet<QString> userPrompts;
+    QMap<QString, QSet<bool>> thinkingOf; // last user prompt → the enable_thinking values it was sent with
+    int longest = 0;
+    for (const emu::ServedRequest& s : server.served()) {
+        const QJsonArray messages = s.request.body.value(QStringLiteral("messages")).toArray();
+        QString lastUser;
+        for (const auto& m : messages)
+            if (m.toObject().value(QStringLiteral("role")).toString() == u"user")
+                lastUser = m.toObject().value(QStringLiteral("content")).toString();
+        if (lastUser.isEmpty())
+            continue;
+        if (messages.size() <= 2) // a conversation's first turn, or a one-turn test
+            userPrompts.insert(lastUser);
+        longest = std::max(longest, s.request.promptTokens);
+        const QJsonValue thinking = s.request.body.value(QStringLiteral("chat_template_kwargs"))
+                                        .toObject()
+                                        .value(QStringLiteral("enable_thinking"));
+        if (thinking.isBool())
+            thinkingOf[lastUser].insert(thinking.toBool());
+    }
+    EXPECT_GE(userPrompts.size(), 40);
+    // The emulator counts words + 4 a message; words run below a tokenizer's count, so ~1,400
+    // words is a ~2K-token prompt.
+    EXPECT_GE(longest, 1400);
+    int bothWays = 0;
+    for (auto it = thinkingOf.cbegin(); it != thinkingOf.cend(); ++it)
+        bothWays += it.value().size() == 2 ? 1 : 0;
+    EXPECT_GE(bothWays, 1);
+    // Every request of the suite went out and came back.
+    for (const RunRecord& r : o.result->records)
+        EXPECT_TRUE(r.request.ok()) << r.test.toStdString() << ": " << r.request.failure.text().toStdString();
+}
+
+// Issue 22's yardstick for the sweep: the built-in context-sweep, run against servers whose
+// prefill cost per prompt token is scripted, spans at least 16× in prompt size up to about 30K
+// tokens, and `prefill_scaling` reads the script back within 15 %.
+TEST(Runner, TheContextSweepReadsAScriptedPrefillCostBack)
+{
+    constexpr double msPerToken = 0.02; // 20 ms per 1K tokens
+    const auto scripted = [](emu::Dialect dialect) {
+        emu::ServerConfig c = echoServer(dialect, 5, 2000);
+        c.contextSize = 32768;
+        const auto reply = c.scriptFor;
+        c.scriptFor = [reply](const emu::RequestInfo& info) {
+            emu::Script s = reply(info);
+            s.ttftPerPromptTokenMs = msPerToken;
+            return s;
+        };
+        return c;
+    };
+    Served llama(scripted(emu::Dialect::LlamaServer));
+    Served vllm(scripted(emu::Dialect::Vllm));
+    RunRequest request;
+    request.suite = loadBuiltinSuite(QStringLiteral("context-sweep"));
+    request.endpoints = {runEndpoint(llama, QStringLiteral("Q4")), runEndpoint(vllm, QStringLiteral("FP4"))};
+    request.settings.serverMetrics = false;
+    request.settings.warmup = 0;
+    request.settings.runs = 1;
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.failed.isEmpty()) << o.failed.toStdString();
+    ASSERT_TRUE(o.result);
+    const Evaluation ev = evaluate(*o.result);
+    ASSERT_EQ(ev.prefill.endpoints.size(), 2u);
+    for (const EndpointPrefill& e : ev.prefill.endpoints) {
+        SCOPED_TRACE(e.label.toStdString());
+        EXPECT_EQ(e.source, PrefillSource::ContextSweep);
+        EXPECT_EQ(e.prompts, 18);
+        ASSERT_TRUE(e.minTokens && e.maxTokens);
+        EXPECT_GE(*e.maxTokens / *e.minTokens, 16.0);
+        EXPECT_GE(*e.maxTokens, 26000.0);
+        EXPECT_LE(*e.maxTokens, 32768.0);
+        ASSERT_TRUE(e.msPer1kTokens) << e.reason.toStdString();
+        EXPECT_NEAR(*e.msPer1kTokens, 1000 * msPerToken, 0.15 * 1000 * msPerToken);
+        ASSERT_TRUE(e.interval);
+        EXPECT_LE(e.interval->lo, *e.msPer1kTokens);
+        EXPECT_GE(e.interval->hi, *e.msPer1kTokens);
+        // Graded like any test: every answer has an expected_answer verdict.
+        for (const RunRecord& r : o.result->records) {
+            if (r.endpoint == e.endpoint && !r.warmup) {
+                EXPECT_TRUE(r.gates->contains("expected_answer")) << r.test.toStdString();
+            }
+        }
+    }
 }

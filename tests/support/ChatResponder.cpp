@@ -82,6 +82,7 @@ bool ChatResponder::rejectEarly()
         m_logprobs.sentinel = m_config.logprobSentinel;
         m_logprobs.fillTopWithImpossible = m_config.fillTopWithImpossible;
     }
+    lookUpPrefix();
     m_script = m_config.scriptFor ? m_config.scriptFor(m_info) : m_config.script;
     if (m_script.fault == Fault::HttpError) {
         if (const auto reply = m_writer->httpError(m_script.httpError, errorContext())) {
@@ -97,6 +98,33 @@ bool ChatResponder::rejectEarly()
     return false;
 }
 
+void ChatResponder::lookUpPrefix()
+{
+    if (!m_config.prefixCaching)
+        return;
+    m_promptIds = promptTokenIds(m_info.body);
+    if (!m_writer->reusesCache(m_info.body))
+        return;
+    const std::size_t shared = m_state.prefixCache().longestPrefix(m_promptIds);
+    m_info.cachedTokens = m_writer->cachedTokens(shared, m_info.promptTokens);
+    m_state.updateServed(
+        m_serial, [cached = m_info.cachedTokens](ServedRequest& r) { r.request.cachedTokens = cached; });
+}
+
+// Stored whether or not this request could reuse the cache (llama-server's `cache_prompt: false`):
+// the tokens it computed are in the KV cache all the same.
+void ChatResponder::storeInCache(bool answer)
+{
+    if (m_promptIds.empty() || (m_promptStored && !answer))
+        return;
+    m_promptStored = true;
+    const std::size_t sequences = std::size_t(std::max(m_config.prefixCacheSequences, 0));
+    const std::size_t tokens = std::size_t(std::max(m_config.prefixCacheTokens, 0));
+    m_state.prefixCache().insert(
+        answer ? withAnswer(m_promptIds, m_plan.text.reasoning, m_plan.text.content) : m_promptIds, sequences,
+        tokens);
+}
+
 void ChatResponder::prepareStream()
 {
     m_ctx = m_writer->newChat(m_info, m_request, m_config);
@@ -104,9 +132,11 @@ void ChatResponder::prepareStream()
     m_ctx.logprobs = m_logprobs;
     m_plan = planTokens(m_script, *m_writer, m_config, requestedMaxTokens(m_info.body));
     attachLogprobs(m_plan, m_script, m_ctx.logprobs);
-    m_steps = planSteps(m_script, m_plan, m_info.promptTokens, m_receivedNs, m_info.stream);
+    m_steps
+        = planSteps(m_script, m_plan, m_info.promptTokens - m_info.cachedTokens, m_receivedNs, m_info.stream);
     m_lastWriteNs = m_receivedNs;
-    m_state.metrics().requestStarted(m_info.promptTokens);
+    m_state.metrics().requestStarted(m_info.promptTokens, m_info.cachedTokens,
+        m_config.prefixCaching && m_writer->reusesCache(m_info.body));
     m_metricsOpen = true;
     if (m_info.stream && m_writer->headersAtReceipt()) {
         m_headersSent = true;
@@ -291,7 +321,9 @@ void ChatResponder::writeToken(int index)
     m_roleSent = true;
     if (m_firstTokenNs == 0) {
         m_firstTokenNs = stamp;
-        m_state.metrics().firstToken(m_info.promptTokens, msBetween(m_receivedNs, stamp) / 1000.0);
+        m_state.metrics().firstToken(
+            m_info.promptTokens, m_info.cachedTokens, msBetween(m_receivedNs, stamp) / 1000.0);
+        storeInCache(false);
     }
     m_state.metrics().tokens(
         count, m_previousTokenNs > 0 ? msBetween(m_previousTokenNs, stamp) / 1000.0 : -1.0);
@@ -316,6 +348,7 @@ void ChatResponder::writeFinish()
     const FinishInfo info = finishInfo();
     writeChunks(m_writer->finishWrites(m_ctx, info), true, recordEnd());
     m_done = true;
+    storeInCache(true);
     closeMetrics(info.finishReason == QLatin1String("length") ? info.finishReason : QStringLiteral("stop"));
     m_sink.responseDone(!m_request.keepAlive());
 }
@@ -330,6 +363,7 @@ void ChatResponder::writeStreamError()
     }
     writeChunks(m_writer->errorWrites(m_ctx, finishInfo()), true, recordEnd());
     m_done = true;
+    storeInCache(false); // the prefill was done before the error
     closeMetrics(QStringLiteral("abort"));
     m_sink.responseDone(m_writer->closeAfterStreamError() || !m_request.keepAlive());
 }
@@ -352,7 +386,9 @@ void ChatResponder::writeBody()
     m_done = true;
     // The whole answer arrives at once: its prefill and its tokens are counted now.
     m_firstTokenNs = m_lastWriteNs;
-    m_state.metrics().firstToken(m_info.promptTokens, msBetween(m_receivedNs, m_lastWriteNs) / 1000.0);
+    m_state.metrics().firstToken(
+        m_info.promptTokens, m_info.cachedTokens, msBetween(m_receivedNs, m_lastWriteNs) / 1000.0);
+    storeInCache(true);
     m_state.metrics().tokens(m_tokensWritten, -1.0);
     closeMetrics(info.finishReason == QLatin1String("length") ? info.finishReason : QStringLiteral("stop"));
     m_sink.responseDone(!m_request.keepAlive());
@@ -388,6 +424,7 @@ void ChatResponder::closeMetrics(const QString& finishedReason)
     const qint64 now = qs::monotonicNs();
     RequestEnd end;
     end.promptTokens = m_info.promptTokens;
+    end.cachedTokens = m_info.cachedTokens;
     end.generatedTokens = m_tokensWritten;
     end.e2eSeconds = msBetween(m_receivedNs, now) / 1000.0;
     end.prefillSeconds = msBetween(m_receivedNs, m_firstTokenNs > 0 ? m_firstTokenNs : now) / 1000.0;
@@ -401,6 +438,8 @@ FinishInfo ChatResponder::finishInfo() const
     FinishInfo info;
     info.finishReason = m_writer->finishReason(m_plan.truncated, m_plan.toolCalls, m_info);
     info.promptTokens = m_info.promptTokens;
+    info.cachedTokens = m_info.cachedTokens;
+    info.reportCachedTokens = m_config.reportCachedTokens;
     info.completionTokens = m_info.stream ? m_tokensWritten : int(m_plan.tokens.size());
     info.reasoningTokens = m_info.stream
         ? m_reasoningWritten
@@ -410,7 +449,8 @@ FinishInfo ChatResponder::finishInfo() const
     if (m_script.includeTimings) {
         const qint64 now = qs::monotonicNs();
         Timings timings;
-        timings.promptN = m_info.promptTokens;
+        timings.cacheN = m_info.cachedTokens;
+        timings.promptN = m_info.promptTokens - m_info.cachedTokens; // evaluated tokens only
         timings.predictedN = info.completionTokens;
         if (m_info.stream) {
             // prompt_ms: the prefill actually waited; predicted_ms: first token to now.
@@ -419,7 +459,7 @@ FinishInfo ChatResponder::finishInfo() const
             timings.predictedMs = msBetween(firstNs, now);
         } else {
             // Nothing is written before the body: the prefill is the scripted one.
-            const double ttftMs = m_script.ttftMs + m_script.ttftPerPromptTokenMs * m_info.promptTokens;
+            const double ttftMs = m_script.ttftMs + m_script.ttftPerPromptTokenMs * timings.promptN;
             timings.promptMs = ttftMs;
             timings.predictedMs = std::max(0.0, msBetween(m_receivedNs, now) - ttftMs);
         }

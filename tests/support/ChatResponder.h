@@ -9,6 +9,7 @@
 #include "tests/support/EmulatorDialect.h"
 #include "tests/support/EmulatorState.h"
 #include "tests/support/HttpRequestReader.h"
+#include "tests/support/PrefixCache.h"
 #include "tests/support/StreamPlan.h"
 
 #include <functional>
@@ -49,6 +50,11 @@ private:
     using RecordEdit = std::function<void(ServedRequest&, qint64 stampNs)>;
 
     bool rejectEarly();
+    /// Sets m_info.cachedTokens from the server's prefix cache (docs/emulator.md, "Prefix cache").
+    void lookUpPrefix();
+    /// The prefill is done: the prompt's tokens (and, with `answer`, the generated ones after
+    /// them) are in the server's cache from now on.
+    void storeInCache(bool answer);
     void prepareStream();
     void replyNow(const HttpReply& reply);
     void arm();
@@ -81,6 +87,8 @@ private:
     bool m_authorized = true;
 
     RequestInfo m_info;
+    TokenIds m_promptIds; ///< the prompt as the prefix cache sees it (empty: caching off)
+    bool m_promptStored = false;
     LogprobAsk m_logprobs;
     Script m_script;
     ChatContext m_ctx;

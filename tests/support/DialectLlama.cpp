@@ -150,6 +150,12 @@ public:
             .toBool(false);
     }
 
+    // `"cache_prompt": false` (default true): the slot's cached prefix is not reused.
+    bool reusesCache(const QJsonObject& body) const override
+    {
+        return body.value(QLatin1String("cache_prompt")).toBool(true);
+    }
+
     // Since PR #23884 the 200 goes out when the slot starts; before it, with the first token.
     bool headersAtReceipt() const override { return m_era != Era::Legacy; }
     bool pingsWhileSilent() const override { return m_era != Era::Legacy; }
@@ -319,6 +325,8 @@ private:
         return ojson {{"tool_calls", ojson::array({call})}};
     }
 
+    // prompt_tokens is the whole prompt, cache hits included. No prompt_tokens_details: only
+    // proposed (open PR #22081, doc §3.2); the cache shows in timings.cache_n.
     static ojson usageJson(const FinishInfo& info)
     {
         return ojson {{"completion_tokens", info.completionTokens}, {"prompt_tokens", info.promptTokens},
@@ -330,7 +338,7 @@ private:
         if (!info.timings)
             return;
         const Timings& t = *info.timings;
-        target["timings"] = ojson {{"cache_n", 0}, {"prompt_n", t.promptN}, {"prompt_ms", t.promptMs},
+        target["timings"] = ojson {{"cache_n", t.cacheN}, {"prompt_n", t.promptN}, {"prompt_ms", t.promptMs},
             {"prompt_per_token_ms", ratio(t.promptMs, t.promptN)},
             {"prompt_per_second", ratio(1e3 * t.promptN, t.promptMs)}, {"predicted_n", t.predictedN},
             {"predicted_ms", t.predictedMs}, {"predicted_per_token_ms", ratio(t.predictedMs, t.predictedN)},

@@ -334,11 +334,16 @@ private:
         return msgspecChunk(ctx, ojson::object(), reason, matchedStop(info));
     }
 
+    // --enable-cache-report: {"cached_tokens": N} only when N > 0 (UsageProcessor's
+    // _details_if_cached), null otherwise.
     static ojson usageJson(const FinishInfo& info)
     {
+        const bool details = info.reportCachedTokens && info.cachedTokens > 0;
         return ojson {{"prompt_tokens", info.promptTokens},
             {"total_tokens", info.promptTokens + info.completionTokens},
-            {"completion_tokens", info.completionTokens}, {"prompt_tokens_details", nullptr},
+            {"completion_tokens", info.completionTokens},
+            {"prompt_tokens_details",
+                details ? ojson {{"cached_tokens", info.cachedTokens}} : ojson(nullptr)},
             {"reasoning_tokens", info.reasoningTokens}};
     }
 

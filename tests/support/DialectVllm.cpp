@@ -14,6 +14,7 @@ namespace {
 
 const QByteArray kJson = QByteArrayLiteral("application/json");
 constexpr int kVocabulary = 151936; // what `top_logprobs: -1` and `--max-logprobs -1` mean
+constexpr int kBlockTokens = 16; // the KV cache's default block size
 
 class VllmWriter final : public DialectWriter {
 public:
@@ -131,6 +132,12 @@ public:
     }
 
     bool headersAtReceipt() const override { return true; } // Starlette starts the response at once
+
+    // Automatic prefix caching hits whole KV blocks only (block_size 16).
+    int cachedTokens(std::size_t commonPrefix, int promptTokens) const override
+    {
+        return DialectWriter::cachedTokens(commonPrefix, promptTokens) / kBlockTokens * kBlockTokens;
+    }
     QString toolCallId(int index) const override
     {
         Q_UNUSED(index);
@@ -361,6 +368,13 @@ private:
         return out;
     }
 
+    // --enable-prompt-tokens-details: current main reports any count (`num_cached_tokens is not
+    // None`), older builds only a non-zero one (`and num_cached_tokens`).
+    bool reportsCachedTokens(const FinishInfo& info) const
+    {
+        return info.reportCachedTokens && (m_era == Era::Current || info.cachedTokens > 0);
+    }
+
     // Current main stamps system_fingerprint on the terminal chunk only; older builds never.
     void addFingerprint(ojson& chunk, const ChatContext& ctx) const
     {
@@ -374,6 +388,8 @@ private:
         ojson usage = {{"prompt_tokens", info.promptTokens},
             {"total_tokens", info.promptTokens + info.completionTokens},
             {"completion_tokens", info.completionTokens}};
+        if (reportsCachedTokens(info))
+            usage["prompt_tokens_details"] = {{"cached_tokens", info.cachedTokens}};
         if (m_era == Era::Current && ctx.reasoningParsed)
             usage["completion_tokens_details"] = {{"reasoning_tokens", info.reasoningTokens}};
         ojson out = head(ctx);
@@ -419,7 +435,9 @@ private:
             = m_era == Era::Current ? ojson("vllm-" + str(ctx.version)) : ojson(nullptr);
         out["usage"] = {{"prompt_tokens", info.promptTokens},
             {"total_tokens", info.promptTokens + info.completionTokens},
-            {"completion_tokens", info.completionTokens}, {"prompt_tokens_details", nullptr}};
+            {"completion_tokens", info.completionTokens},
+            {"prompt_tokens_details",
+                reportsCachedTokens(info) ? ojson {{"cached_tokens", info.cachedTokens}} : ojson(nullptr)}};
         out["prompt_logprobs"] = nullptr;
         out["prompt_token_ids"] = nullptr;
         out["kv_transfer_params"] = nullptr;

@@ -99,6 +99,16 @@ void EmulatorServer::clearServedRequests()
     d->state.clearServed();
 }
 
+PrefixCacheStats EmulatorServer::prefixCache() const
+{
+    return d->state.prefixCache().stats();
+}
+
+void EmulatorServer::clearPrefixCache()
+{
+    d->state.prefixCache().clear();
+}
+
 EmulatorThread::EmulatorThread() = default;
 
 EmulatorThread::~EmulatorThread() = default;

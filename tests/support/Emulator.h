@@ -107,7 +107,9 @@ struct Script {
     ReasoningMode reasoningMode = ReasoningMode::Parsed;
 
     double ttftMs = 50; ///< request fully received -> first token written
-    double ttftPerPromptTokenMs = 0; ///< added to ttftMs per prompt token (prefill grows with context)
+    /// Added to ttftMs per prompt token the server has to compute: the prompt less the tokens
+    /// found in its prefix cache (RequestInfo::cachedTokens), so prefill grows with new context.
+    double ttftPerPromptTokenMs = 0;
     double tokensPerSecond = 50; ///< decode rate: one token every 1000/tokensPerSecond ms
     bool includeTimings = true; ///< llama-server: `timings` on the last chunk
 
@@ -125,6 +127,9 @@ struct RequestInfo {
     QByteArray path;
     QJsonObject body;
     int promptTokens = 0; ///< the emulator's own count: words in all messages + 4 per message
+    /// Of promptTokens, those the server's prefix cache already held (docs/emulator.md, "Prefix
+    /// cache"): known before scriptFor runs, reported in each dialect's way.
+    int cachedTokens = 0;
     bool stream = false;
     bool includeUsage = false;
     bool hasTools = false;
@@ -191,6 +196,21 @@ struct ServerConfig {
     /// a token's entries on the last chunk emitted for it).
     bool splitTokenChunks = false;
 
+    // ---- prefix cache (docs/emulator.md, "Prefix cache") ----------------------------------
+    /// Reuse the longest prompt prefix the server already computed, as all three do by default:
+    /// llama-server's prompt cache (`"cache_prompt": false` in a request opts out), vLLM's
+    /// automatic prefix caching (false: `--no-enable-prefix-caching`), SGLang's radix cache
+    /// (false: `--disable-radix-cache`). false: nothing is looked up or stored.
+    bool prefixCaching = true;
+    /// `usage.prompt_tokens_details.cached_tokens`: vLLM `--enable-prompt-tokens-details`, SGLang
+    /// `--enable-cache-report`, both off by default. llama-server ignores it: its builds report
+    /// `timings.cache_n` only.
+    bool reportCachedTokens = false;
+    /// The cache's bounds: at most this many sequences (prompts and their answers), of at most
+    /// this many tokens in all; the least recently used go first.
+    int prefixCacheSequences = 64;
+    int prefixCacheTokens = 262144;
+
     /// Chooses the script per request. When unset, `script` is used for every request.
     std::function<Script(const RequestInfo&)> scriptFor;
     Script script;
@@ -203,6 +223,12 @@ struct EmulatorLoad {
     double tokensPerSecond = 0; ///< tokens written over the last second
     double generatedTokens = 0; ///< since start
     double promptTokens = 0; ///< since start, counted at each first token
+};
+
+/// What a server's prefix cache holds now.
+struct PrefixCacheStats {
+    std::size_t sequences = 0;
+    std::size_t tokens = 0;
 };
 
 /// The HTTP server. Lives in the thread that created it (or the one it was moved to); all
@@ -223,6 +249,9 @@ public:
     std::vector<ServedRequest> servedRequests() const;
     EmulatorLoad load() const;
     void clearServedRequests();
+    PrefixCacheStats prefixCache() const;
+    /// Empties the prefix cache, as a restarted server has it (setConfig keeps it).
+    void clearPrefixCache();
 
 private:
     struct Impl;

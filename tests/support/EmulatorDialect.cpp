@@ -4,6 +4,8 @@
 #include "tests/support/EmulatorJson.h"
 #include "tests/support/HttpRequestReader.h"
 
+#include <algorithm>
+
 namespace qs::emu::detail {
 
 std::unique_ptr<DialectWriter> DialectWriter::create(Dialect dialect, Era era)
@@ -30,6 +32,13 @@ QString DialectWriter::finishReason(bool truncated, bool toolCalls, const Reques
     if (truncated)
         return QStringLiteral("length");
     return toolCalls ? QStringLiteral("tool_calls") : QStringLiteral("stop");
+}
+
+// llama-server (slot n_past--), vLLM (max_cache_hit_length = num_tokens - 1) and SGLang
+// (max_prefix_len = input_len - 1) all leave at least one prompt token to compute.
+int DialectWriter::cachedTokens(std::size_t commonPrefix, int promptTokens) const
+{
+    return int(std::min<std::size_t>(commonPrefix, std::size_t(std::max(promptTokens - 1, 0))));
 }
 
 HttpReply jsonReply(int status, const QByteArray& contentType, const QByteArray& body)

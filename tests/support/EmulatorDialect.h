@@ -50,7 +50,8 @@ struct ChatContext {
 
 /// llama-server's `timings` object, from the emulator's real stamps.
 struct Timings {
-    int promptN = 0;
+    int cacheN = 0; ///< prompt tokens reused from the cache
+    int promptN = 0; ///< prompt tokens evaluated: the prompt less cacheN
     double promptMs = 0;
     int predictedN = 0;
     double predictedMs = 0;
@@ -61,6 +62,8 @@ struct FinishInfo {
     int promptTokens = 0;
     int completionTokens = 0;
     int reasoningTokens = 0;
+    int cachedTokens = 0; ///< of promptTokens, from the prefix cache (RequestInfo::cachedTokens)
+    bool reportCachedTokens = false; ///< ServerConfig::reportCachedTokens
     bool sendUsage = false; ///< asked for and not suppressed by Fault::NoUsageChunk
     std::optional<Timings> timings; ///< llama-server only, when Script::includeTimings
 };
@@ -131,6 +134,17 @@ public:
         const RequestInfo& info, const ServerConfig& config, LogprobAsk& ask) const = 0;
     /// The server's default for usage in streams (vLLM: on once `stream_options` is present).
     virtual bool wantsUsage(const QJsonObject& body) const = 0;
+
+    // ---- prefix cache (docs/emulator.md, "Prefix cache") --------------------------------
+    /// Whether this request may reuse cached tokens (llama-server: its `cache_prompt`).
+    virtual bool reusesCache(const QJsonObject& body) const
+    {
+        Q_UNUSED(body);
+        return true;
+    }
+    /// What the server reuses of a prefix of `commonPrefix` tokens it holds: never the whole
+    /// prompt (the last token is computed again for its logits), in the server's own unit.
+    virtual int cachedTokens(std::size_t commonPrefix, int promptTokens) const;
 
     // ---- stream shape --------------------------------------------------------------------
     virtual bool headersAtReceipt() const = 0; ///< status line before prefill

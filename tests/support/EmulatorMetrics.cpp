@@ -59,22 +59,27 @@ ServerMetrics::ServerMetrics()
     m_data.sglangQueue = HistogramCounts(kSglangQueue);
 }
 
-void ServerMetrics::requestStarted(int promptTokens)
+void ServerMetrics::requestStarted(int promptTokens, int cachedTokens, bool cacheQueried)
 {
     std::lock_guard lock(m_mutex);
     ++m_data.running;
     m_data.kvTokens += promptTokens;
+    if (cacheQueried) {
+        m_data.prefixCacheQueries += promptTokens;
+        m_data.prefixCacheHits += cachedTokens;
+    }
     // Every request is scheduled at once (no slot limit): it waited for nothing.
     m_data.queue.observe(0);
     m_data.sglangQueue.observe(0);
 }
 
-void ServerMetrics::firstToken(int promptTokens, double ttftSeconds)
+void ServerMetrics::firstToken(int promptTokens, int cachedTokens, double ttftSeconds)
 {
     std::lock_guard lock(m_mutex);
     m_data.promptTokensAtPrefill += promptTokens;
+    m_data.cachedTokensAtPrefill += cachedTokens;
     m_data.promptSeconds += ttftSeconds;
-    m_data.windowPromptTokens += promptTokens;
+    m_data.windowPromptTokens += promptTokens - cachedTokens; // llama-server: the tokens evaluated
     m_data.windowPromptSeconds += ttftSeconds;
     m_data.decodeCalls += 1; // the prefill batch
     m_data.busySlotsSum += m_data.running;
@@ -109,6 +114,7 @@ void ServerMetrics::requestEnded(const RequestEnd& end)
     m_data.kvTokens = std::max(0.0, m_data.kvTokens - end.promptTokens - end.generatedTokens);
     m_data.generatedAtEnd += end.generatedTokens;
     m_data.promptTokensAtEnd += end.promptTokens;
+    m_data.cachedTokensAtEnd += end.cachedTokens;
     m_data.predictedSeconds += end.decodeSeconds;
     m_data.windowPredictedTokens += end.generatedTokens;
     m_data.windowPredictedSeconds += end.decodeSeconds;

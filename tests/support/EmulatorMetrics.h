@@ -36,10 +36,14 @@ struct MetricsSnapshot {
     double kvTokens = 0; ///< prompt + generated tokens of the requests in flight
     double kvCapacityTokens = 0; ///< the KV pool (set by the page: ServerConfig::contextSize)
     // Counters, each as the server itself would advance it (see ServerMetrics' hooks).
-    double promptTokensAtPrefill = 0; ///< llama-server, vLLM: added at the first token
+    double promptTokensAtPrefill = 0; ///< llama-server, vLLM: added at the first token (whole prompts)
+    double cachedTokensAtPrefill = 0; ///< llama-server, vLLM: of those, reused from the prefix cache
+    double prefixCacheQueries = 0; ///< vLLM: prompt tokens looked up in the cache, at scheduling
+    double prefixCacheHits = 0; ///< vLLM: of those, found
     double generatedLive = 0; ///< vLLM: every token as it is written
     double generatedAtEnd = 0; ///< llama-server, SGLang: at request end
     double promptTokensAtEnd = 0; ///< SGLang
+    double cachedTokensAtEnd = 0; ///< SGLang
     double promptSeconds = 0; ///< llama-server: summed prefill
     double predictedSeconds = 0; ///< llama-server: summed first token → end
     double decodeCalls = 0; ///< llama-server n_decode_total
@@ -59,6 +63,7 @@ struct MetricsSnapshot {
 /// How one request ended, for the counters that move at the end.
 struct RequestEnd {
     int promptTokens = 0;
+    int cachedTokens = 0; ///< of promptTokens, from the prefix cache
     int generatedTokens = 0;
     double e2eSeconds = 0;
     double prefillSeconds = 0; ///< request read → first token (e2e when there was none)
@@ -71,9 +76,10 @@ public:
     ServerMetrics();
 
     /// A chat request passed the server's checks and starts (it holds a slot from now on).
-    void requestStarted(int promptTokens);
-    /// The first token was written: the prefill is over.
-    void firstToken(int promptTokens, double ttftSeconds);
+    /// `cacheQueried`: the prefix cache was looked up, and `cachedTokens` were found.
+    void requestStarted(int promptTokens, int cachedTokens, bool cacheQueried);
+    /// The first token was written: the prefill is over (`cachedTokens` of the prompt were reused).
+    void firstToken(int promptTokens, int cachedTokens, double ttftSeconds);
     /// `count` tokens were written `sinceLastSeconds` after the previous write of the request
     /// (negative: the first write, no inter-token time).
     void tokens(int count, double sinceLastSeconds);

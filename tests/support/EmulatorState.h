@@ -2,10 +2,12 @@
 #pragma once
 
 // The part of an EmulatorServer that other threads may touch: its config and the record of
-// served chat requests, both behind one mutex. Internal to qs_emulator.
+// served chat requests, both behind one mutex; the /metrics counters and the prefix cache, each
+// behind its own. Internal to qs_emulator.
 
 #include "tests/support/Emulator.h"
 #include "tests/support/EmulatorMetrics.h"
+#include "tests/support/PrefixCache.h"
 
 #include <functional>
 #include <mutex>
@@ -35,6 +37,10 @@ public:
     ServerMetrics& metrics() { return m_metrics; }
     const ServerMetrics& metrics() const { return m_metrics; }
 
+    /// The prompts (and answers) this server has computed (docs/emulator.md, "Prefix cache").
+    PrefixCache& prefixCache() { return m_prefixCache; }
+    const PrefixCache& prefixCache() const { return m_prefixCache; }
+
 private:
     ServedRequest* find(quint64 serial);
 
@@ -45,6 +51,7 @@ private:
     std::vector<std::pair<quint64, ServedRequest>> m_served; // ascending serials
     quint64 m_nextSerial = 1;
     ServerMetrics m_metrics;
+    PrefixCache m_prefixCache;
 };
 
 } // namespace qs::emu::detail

@@ -236,9 +236,11 @@ MetricsPage llamaPage(const MetricsSnapshot& m)
     const auto counter = [&](const char* name, const char* help, double value) {
         w.counter(name, help, {{{}, value}});
     };
-    counter("llamacpp:prompt_tokens", "Number of prompt tokens processed.", m.promptTokensAtPrefill);
-    // 2026 builds split cache hits out of prompt_tokens; the emulator has no prompt cache.
-    counter("llamacpp:prompt_tokens_cached", "Number of prompt tokens reused from the cache.", 0);
+    // Cache hits are not processed: 2026 builds count them apart.
+    counter("llamacpp:prompt_tokens", "Number of prompt tokens processed.",
+        m.promptTokensAtPrefill - m.cachedTokensAtPrefill);
+    counter("llamacpp:prompt_tokens_cached", "Number of prompt tokens reused from the cache.",
+        m.cachedTokensAtPrefill);
     counter("llamacpp:prompt_seconds", "Prompt process time", m.promptSeconds);
     counter("llamacpp:tokens_predicted", "Number of generation tokens processed.", m.generatedAtEnd);
     counter("llamacpp:tokens_predicted_seconds", "Predict process time", m.predictedSeconds);
@@ -281,8 +283,15 @@ MetricsPage vllmPage(const MetricsSnapshot& m, const QString& modelId, bool open
             m.kvCapacityTokens > 0 ? std::min(1.0, m.kvTokens / m.kvCapacityTokens) : 0.0);
         w.counter("vllm:num_preemptions", "Cumulative number of preemption from the engine.", {{labels, 0.0}},
             created);
+        // Whole prompts, cache hits included; the cache's own counters beside them.
         w.counter("vllm:prompt_tokens", "Number of prefill tokens processed.",
             {{labels, m.promptTokensAtPrefill}}, created);
+        w.counter("vllm:prompt_tokens_cached", "Number of cached prompt tokens (local + external).",
+            {{labels, m.cachedTokensAtPrefill}}, created);
+        w.counter("vllm:prefix_cache_queries", "Prefix cache queries, in terms of number of queried tokens.",
+            {{labels, m.prefixCacheQueries}}, created);
+        w.counter("vllm:prefix_cache_hits", "Prefix cache hits, in terms of number of cached tokens.",
+            {{labels, m.prefixCacheHits}}, created);
         w.counter("vllm:generation_tokens", "Number of generation tokens processed.",
             {{labels, m.generatedLive}}, created);
         std::vector<std::pair<PromLabels, double>> finished;
@@ -333,7 +342,7 @@ MetricsPage sglangPage(const MetricsSnapshot& m, const QString& modelId, bool op
         "sglang:prompt_tokens", "Number of prefill tokens processed.", {{tokenizer, m.promptTokensAtEnd}});
     w.counter("sglang:generation_tokens", "Number of generation tokens processed.",
         {{tokenizer, m.generatedAtEnd}});
-    w.counter("sglang:cached_tokens", "Number of cached prompt tokens.", {{tokenizer, 0.0}});
+    w.counter("sglang:cached_tokens", "Number of cached prompt tokens.", {{tokenizer, m.cachedTokensAtEnd}});
     w.counter("sglang:num_requests", "Number of requests processed.", {{tokenizer, m.finishedRequests}});
     w.histogram("sglang:time_to_first_token_seconds", "Histogram of time to first token in seconds.",
         tokenizer, m.sglangTtft);

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The simulated endpoints' "model": a tiny keyword responder over the last user message (and
-// the conversation, for recall) that answers the built-in suites' kinds of prompts plausibly:
-// greetings, capitals, small arithmetic, long explanations, name recall and tool calls. It
-// gives one clean answer; the profiles (SimulatedProfiles.cpp) add timing and, for the NVFP4
-// imitation, the bad manners. Pure functions, no timing. Internal to qs_emulator.
+// The simulated endpoints' "model": a keyword responder over the last user message, the
+// conversation and the system prompt that answers the built-in suites' prompts plausibly and,
+// where they are graded, correctly: greetings, facts, small reasoning problems, advice and
+// explanations, the briefing in the system prompt, what was said earlier in the conversation,
+// refusals and tool calls. It gives one clean answer; the profiles (SimulatedProfiles.cpp) add
+// timing and, for the NVFP4 imitation, the bad manners. Pure functions, no timing. Internal to
+// qs_emulator. Its parts: SimulatedText.h (words), SimulatedTools.h (which tool, which
+// arguments), SimulatedAnswers.h (what it knows), SimulatedReasoning.h (what it works out),
+// SimulatedBriefing.h (what the system prompt tells it), SimulatedChat.h (small talk and recall).
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -17,6 +21,7 @@ namespace qs::emu::detail {
 
 /// What the simulated model reads from a chat request.
 struct Conversation {
+    QString system; ///< the system prompt(s), joined (a briefing the model may read)
     QString lastUser; ///< the last user message's text
     QStringList earlierUser; ///< the user's earlier messages, oldest first
     QString toolResult; ///< the last message's text when it is a tool result
@@ -44,6 +49,13 @@ enum class Intent {
     ToolResult,
     ToolCall,
     Generic,
+    Fact, ///< a stable fact the model knows ("Jupiter")
+    Reasoning, ///< a small problem worked out (clock times, weekdays, orderings, equations)
+    Advice, ///< a spoken answer of a paragraph: advice, an explanation, a story
+    Briefing, ///< read from the briefing in the system prompt
+    Recall, ///< said back from an earlier turn of this conversation
+    Persona, ///< about the assistant itself, a joke, encouragement
+    Refusal, ///< unsafe or impossible: declined gently
 };
 
 struct ToolCallPlan {
@@ -58,7 +70,7 @@ struct Answer {
     QString text; ///< the spoken answer; empty for a tool call
     QString keyPhrase; ///< the fact a sloppy model would put in bold (e.g. "Tokyo")
     QString elaboration; ///< what a verbose model adds after the answer
-    QString thought; ///< a short reasoning trace (thinking on, or leaked)
+    QString thought; ///< a reasoning trace (thinking on, or leaked); worked steps for problems
     std::optional<ToolCallPlan> toolCall;
 };
 

@@ -7,14 +7,18 @@
 // so that Quantscope works with no inference server; wherever they appear they are labelled
 // "simulated". The answers come from a tiny keyword model (SimulatedModel.h), not a real LLM.
 //
-// Prefill: TTFT = (base + linear·n + quadratic·n²) · (1 ± jitter), where n is the emulator's
-// prompt-token count (words + 4 per message) plus chars/7 + 10 for the tool schemas when tools
-// are sent. q4km-like: base 145 ms, quadratic 0.0172 ms/token² (full attention), fitted so that
-// a ~95-token first turn (a system prompt of ~80 words and a short question) takes ~300 ms and
-// the fifth turn of a voice conversation (~270 tokens with 20-40-word replies) ~1.4 s, as in the
-// seeds (297 → 1378 ms); a single question with three tool schemas lands near their ~760 ms.
-// nvfp4-like: base 85 ms, linear 0.05 ms/token (DeltaNet's linear attention): ~90 ms, ~100 ms
-// at 300 tokens. Decode: q4km-like 38 tok/s ± 6 %, nvfp4-like 20 tok/s ± 12 %.
+// Prefill: TTFT = (base + linear·(n − c) + quadratic·(n² − c²)) · (1 ± jitter), where n is the
+// emulator's prompt-token count (words + 4 per message) plus the tool schemas' estimate
+// (SimulatedModel.h's toolPromptTokens) when tools are sent, and c the part of it the server's
+// prefix cache held (docs/emulator.md, "Prefix cache"). The vLLM ones cache prefixes, as the
+// servers do by default, and report it (`--enable-prompt-tokens-details`); q4km-like computes
+// every prompt whole, as the seeds' llama-server did (their TTFT grew every turn). q4km-like:
+// base 40 ms, linear 0.12 ms/token, quadratic 0.00001 ms/token²: ~350 ms for the voice-assistant
+// suite's ~2.2K-token requests (the system prompt carries the briefing; the seeds saw ~300 ms for
+// a greeting), growing with each turn, ~12.6 s at the context sweep's 30K tokens. nvfp4-like: base
+// 85 ms, linear 0.05 ms/token (DeltaNet's linear attention) on the uncached part: ~90 ms warm,
+// ~1.6 s for 30K cold. Decode: q4km-like 38 tok/s ± 6 %,
+// nvfp4-like 20 tok/s ± 12 %.
 //
 // Two more replay the seeds' other situations for the decision profiles (docs/decision-profiles.md):
 // nvfp4-base-like is the base Qwen3.5-9B in NVFP4 with thinking off (v3: garbled answers, no tool

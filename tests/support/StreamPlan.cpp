@@ -220,9 +220,9 @@ void attachLogprobs(TokenPlan& plan, const Script& script, const LogprobAsk& ask
 }
 
 std::vector<Step> planSteps(
-    const Script& script, const TokenPlan& plan, int promptTokens, qint64 receivedNs, bool streaming)
+    const Script& script, const TokenPlan& plan, int uncachedTokens, qint64 receivedNs, bool streaming)
 {
-    const qint64 firstNs = receivedNs + msToNs(script.ttftMs + script.ttftPerPromptTokenMs * promptTokens);
+    const qint64 firstNs = receivedNs + msToNs(script.ttftMs + script.ttftPerPromptTokenMs * uncachedTokens);
     const qint64 intervalNs = script.tokensPerSecond > 0 ? msToNs(1000.0 / script.tokensPerSecond) : 0;
     const int n = int(plan.tokens.size());
     const int faultAt = std::max(0, script.faultAfterTokens);

@@ -55,9 +55,10 @@ struct Step {
 };
 
 /// Absolute deadlines from the request's receive stamp, so lateness never accumulates:
-/// token k is due at received + ttft + k/rate (+ stall once k >= faultAfterTokens); the finish
+/// token k is due at received + ttft + k/rate (+ stall once k >= faultAfterTokens), where ttft is
+/// the script's plus its per-token cost of the `uncachedTokens` the prefill computes; the finish
 /// one decode step after the last token (the EOS step), or with it when cut by max_tokens.
 std::vector<Step> planSteps(
-    const Script& script, const TokenPlan& plan, int promptTokens, qint64 receivedNs, bool streaming);
+    const Script& script, const TokenPlan& plan, int uncachedTokens, qint64 receivedNs, bool streaming);
 
 } // namespace qs::emu::detail

@@ -2,6 +2,7 @@
 // Endpoints panel, endpoint editor and run panel, fed from the fixture's endpoints, probes and
 // answers. Writes screenshots to $QS_SHOTS_DIR when it is set.
 #include "WidgetTestSupport.h"
+#include "model/core/Suite.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/Theme.h"
 #include "widgets/panels/EndpointEditor.h"
@@ -125,6 +126,21 @@ void shoot(QWidget* w, const QString& name, Theme theme)
     if (!dir.isEmpty())
         QCOMPARE(
             savePng(image, dir + u'/' + name + u'-' + themeId(theme) + QStringLiteral(".png")), QString());
+}
+
+/// A small suite with the shape of the voice-assistant one: categories of distinct prompts (one a
+/// conversation), its own warm-up and timing repeats, the prefix cache warm.
+std::shared_ptr<const Suite> smallSuite()
+{
+    const nlohmann::json j = {{"id", "small"}, {"prefix_cache", "warm"},
+        {"defaults", {{"warmup", 1}, {"runs", 3}, {"max_tokens", 128}}},
+        {"tests",
+            {{{"id", "f1"}, {"category", "factual"}, {"prompt", "Capital of France?"}},
+                {{"id", "f2"}, {"category", "factual"}, {"prompt", "Capital of Spain?"}},
+                {{"id", "f3"}, {"category", "factual"}, {"prompt", "Capital of Italy?"}},
+                {{"id", "g1"}, {"category", "greeting"}, {"prompt", "Hello!"}},
+                {{"id", "m1"}, {"category", "multi-turn"}, {"turns", {"Hi", "Plan my day", "Thanks"}}}}}};
+    return std::make_shared<const Suite>(parseSuite(j, QStringLiteral("small.json")));
 }
 
 } // namespace
@@ -609,6 +625,134 @@ private Q_SLOTS:
         QVERIFY(child<QLabel>(&panel, "suiteError")->isVisibleTo(&panel));
         panel.setSuiteError(QString());
         QVERIFY(!child<QLabel>(&panel, "suiteError")->isVisibleTo(&panel));
+    }
+
+    void runPromptsSpinRoundTrips()
+    {
+        RunPanel panel;
+        auto* prompts = child<QSpinBox>(&panel, "prompts");
+        QCOMPARE(panel.settings().settings.promptsPerCategory, 0);
+        QCOMPARE(prompts->text(), QStringLiteral("all"));
+        QVERIFY(prompts->toolTip().contains(QStringLiteral("never on the repeats")));
+        RunPanelSettings s;
+        s.settings.promptsPerCategory = 2;
+        panel.setSettings(s);
+        QCOMPARE(panel.settings().settings.promptsPerCategory, 2);
+        QCOMPARE(prompts->text(), QStringLiteral("2 per category"));
+        prompts->setValue(0);
+        QCOMPARE(panel.settings().settings.promptsPerCategory, 0);
+        panel.setRunning(true);
+        QVERIFY(!prompts->isEnabled());
+    }
+
+    void runInForceLineSaysWhatRunWillDo()
+    {
+        RunPanel panel;
+        auto* line = child<QLabel>(&panel, "inForce");
+        QVERIFY(!line->isVisibleTo(&panel)); // nothing to say before the window hands a suite over
+        QCOMPARE(panel.inForceText(), QString());
+
+        // The suite's own numbers: 5 prompts (the conversation counts once), 3 repeats each.
+        panel.setSuite(smallSuite());
+        QVERIFY(line->isVisibleTo(&panel));
+        QCOMPARE(child<QSpinBox>(&panel, "runs")->text(), QStringLiteral("suite default (3)"));
+        QString text = panel.inForceText();
+        QVERIFY2(text.startsWith(
+                     QStringLiteral("5 distinct prompts (factual 3, greeting 1, multi-turn 1); 3 timing "
+                                    "repeats per prompt")),
+            qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Interleaved order")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("one request at a time per endpoint")), qPrintable(text));
+        QVERIFY2(text.endsWith(QStringLiteral("The suite's own warm-ups and repeats, every prompt.")),
+            qPrintable(text));
+        QVERIFY(line->text().contains(QStringLiteral("Settings in force:")));
+        QCOMPARE(text.count(u'\n'), 2); // what, how, whose: a line each in the narrow dock
+
+        // Overridden here: the line follows every edit and names each override against the suite's.
+        child<QSpinBox>(&panel, "runs")->setValue(2);
+        child<QSpinBox>(&panel, "prompts")->setValue(1);
+        text = panel.inForceText();
+        QVERIFY2(text.startsWith(
+                     QStringLiteral("3 distinct prompts (factual 1, greeting 1, multi-turn 1); 2 timing "
+                                    "repeats per prompt")),
+            qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral(
+                "Overridden here: 2 runs instead of the suite's 3, 1 prompt per category instead of every "
+                "prompt.")),
+            qPrintable(text));
+        QVERIFY(line->text().contains(QStringLiteral("2 runs instead of the suite's 3")));
+
+        // The demo's numbers say whose they are; a value equal to the suite's own is no override;
+        // more prompts than a category holds draws them all.
+        RunPanelSettings demo;
+        demo.settings.warmup = 1;
+        demo.settings.runs = 2;
+        demo.settings.promptsPerCategory = 2;
+        demo.settings.order = RunOrder::Parallel;
+        demo.settings.concurrency = 4;
+        demo.demoDefaults = true;
+        panel.setSettings(demo);
+        text = panel.inForceText();
+        QVERIFY2(text.contains(
+                     QStringLiteral("Parallel order (every endpoint at once: only for endpoints on separate "
+                                    "machines), 4 conversations in flight per endpoint.")),
+            qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("Overridden here for the demo's short run: 2 runs instead of the "
+                                         "suite's 3, 2 prompts per category instead of every prompt.")),
+            qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("warm-up instead")), qPrintable(text));
+        demo.settings.promptsPerCategory = 5;
+        demo.settings.runs = 3;
+        demo.settings.warmup = 0;
+        panel.setSettings(demo);
+        text = panel.inForceText();
+        QVERIFY2(text.startsWith(QStringLiteral("5 distinct prompts")), qPrintable(text));
+        QVERIFY2(text.endsWith(QStringLiteral("0 warm-ups instead of the suite's 1.")), qPrintable(text));
+    }
+
+    void runInForceLineOnASuiteThatCannotBeRead()
+    {
+        RunPanel panel;
+        panel.setSuite(smallSuite());
+        panel.setSuiteError(QStringLiteral("my.json: tests[2]: unknown field"));
+        panel.setSuite(nullptr);
+        auto* line = child<QLabel>(&panel, "inForce");
+        QVERIFY(line->isVisibleTo(&panel));
+        QVERIFY2(panel.inForceText().contains(QStringLiteral("the suite could not be read")),
+            qPrintable(panel.inForceText()));
+        // Its numbers are gone with it: no "suite default (3)" from the suite shown before.
+        QCOMPARE(child<QSpinBox>(&panel, "runs")->text(), QStringLiteral("suite default"));
+    }
+
+    void runDemoDefaultsEndWithTheUsersNumbers()
+    {
+        RunPanel panel;
+        panel.setSuite(smallSuite());
+        QVERIFY(!panel.settings().demoDefaults);
+        RunPanelSettings demo;
+        demo.settings.warmup = 1;
+        demo.settings.runs = 2;
+        demo.settings.promptsPerCategory = 2;
+        demo.demoDefaults = true;
+        panel.setSettings(demo);
+        QVERIFY(panel.settings().demoDefaults);
+        // Order, concurrency and max tokens are not the demo's numbers: the flag stays.
+        child<QComboBox>(&panel, "order")->setCurrentIndex(1);
+        child<QSpinBox>(&panel, "concurrency")->setValue(2);
+        QVERIFY(panel.settings().demoDefaults);
+        // Any of warm-up, runs and prompts touched: the numbers are the user's.
+        for (const char* name : {"warmup", "runs", "prompts"}) {
+            panel.setSettings(demo);
+            QVERIFY(panel.settings().demoDefaults);
+            auto* spin = child<QSpinBox>(&panel, name);
+            spin->setValue(spin->value() + 1);
+            QVERIFY2(!panel.settings().demoDefaults, name);
+            // The line already says whose numbers they are.
+            QVERIFY2(panel.inForceText().contains(QStringLiteral("Overridden here: ")),
+                qPrintable(panel.inForceText()));
+        }
     }
 
     // --- The fidelity reference role ------------------------------------------------------------

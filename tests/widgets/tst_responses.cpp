@@ -280,9 +280,10 @@ private Q_SLOTS:
                     if (!a || !b)
                         continue;
                     int score = 0;
+                    // A gate newer than the fixture is absent: not judged.
                     for (const QString& g : gateNames())
-                        score += (a->gates->at(g.toStdString()) == false)
-                            != (b->gates->at(g.toStdString()) == false);
+                        score += (a->gates->value(g.toStdString(), nlohmann::json()) == false)
+                            != (b->gates->value(g.toStdString(), nlohmann::json()) == false);
                     if (score > bestScore) {
                         bestScore = score;
                         bestTest = t;
@@ -338,7 +339,7 @@ private Q_SLOTS:
             // A badge per judged gate, coloured by verdict, with the reason as tooltip.
             for (const QString& g : gateNames()) {
                 auto* b = col->findChild<QLabel*>(QStringLiteral("gate:") + g);
-                const nlohmann::json& v = rec->gates->at(g.toStdString());
+                const nlohmann::json v = rec->gates->value(g.toStdString(), nlohmann::json());
                 if (v.is_null()) {
                     QVERIFY2(!b, qPrintable(g));
                     continue;

@@ -11,9 +11,11 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <QXYSeries>
 #include <algorithm>
 
 namespace qs {
@@ -181,6 +183,19 @@ void ChartPanel::setUpTtftVariantPicker(QComboBox* box)
     box->addItem(QStringLiteral("TTFT any (incl. reasoning)"));
     box->setToolTip(QStringLiteral("Visible: first answer text or tool call. Any: first token of any kind, "
                                    "reasoning included."));
+}
+
+void ChartPanel::addTaggedSeries(
+    QXYSeries* series, QAbstractAxis* x, QAbstractAxis* y, int endpoint, const char* role, bool inLegend)
+{
+    series->setProperty(endpointProperty, endpoint);
+    series->setProperty(roleProperty, QString::fromLatin1(role));
+    chart()->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+    if (!inLegend)
+        for (QLegendMarker* marker : chart()->legend()->markers(series))
+            marker->setVisible(false);
 }
 
 } // namespace qs

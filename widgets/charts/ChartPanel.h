@@ -12,7 +12,9 @@ class QChartView;
 class QComboBox;
 class QHBoxLayout;
 class QLabel;
+class QAbstractAxis;
 class QValueAxis;
+class QXYSeries;
 
 namespace qs {
 
@@ -60,6 +62,14 @@ protected:
     /// Fills a picker with (label, id) choices, keeping the selected id when it is still offered
     /// (setData() runs several times per second during a live run). Emits no signal.
     static void setChoices(QComboBox* box, const QList<std::pair<QString, QString>>& choices);
+    /// The properties a series is tagged with, so applyTheme() can colour it: its endpoint index
+    /// and its role in the chart (each chart's own words, e.g. "prompts", "fit").
+    static constexpr const char* endpointProperty = "qsEndpoint";
+    static constexpr const char* roleProperty = "qsRole";
+    /// Adds `series` on the axes `x` and `y`, tagged with `endpoint` and `role`; its legend
+    /// marker hidden unless `inLegend`.
+    void addTaggedSeries(
+        QXYSeries* series, QAbstractAxis* x, QAbstractAxis* y, int endpoint, const char* role, bool inLegend);
 
 private:
     QChartView* m_view;

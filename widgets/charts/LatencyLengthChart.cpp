@@ -20,8 +20,6 @@ namespace qs {
 
 namespace {
 
-const char* const endpointProperty = "qsEndpoint";
-const char* const roleProperty = "qsRole"; // "requests", "model", "crossover"
 // Qt Charts draws every scatter point as its own graphics item: 2,000 per endpoint cost ~50 ms per
 // refresh on the GUI thread; 600 evenly sampled points show the same cloud.
 constexpr int maxPointsPerEndpoint = 600;
@@ -184,14 +182,7 @@ void LatencyLengthChart::rebuild()
     const double yEnd = m_y->max();
 
     const auto add = [&](QXYSeries* series, int endpoint, const char* role, bool inLegend) {
-        series->setProperty(endpointProperty, endpoint);
-        series->setProperty(roleProperty, QString::fromLatin1(role));
-        chart()->addSeries(series);
-        series->attachAxis(m_x);
-        series->attachAxis(m_y);
-        if (!inLegend)
-            for (QLegendMarker* marker : chart()->legend()->markers(series))
-                marker->setVisible(false);
+        addTaggedSeries(series, m_x, m_y, endpoint, role, inLegend);
     };
     for (int e = 0; e < endpoints; ++e) {
         auto* dots = new QScatterSeries;

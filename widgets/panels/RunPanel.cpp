@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/RunPanel.h"
 
+#include "model/run/SuiteComposition.h"
 #include "widgets/Theme.h"
 
 #include <QCheckBox>
@@ -19,6 +20,7 @@
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace qs {
@@ -63,6 +65,83 @@ QString placeText(const QString& test, int turn, int iteration, bool warmup, int
     return parts.join(QStringLiteral(" · "));
 }
 
+QString plural(int n, const QString& one, const QString& many)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}
+
+/// How the endpoints take turns and how many requests each has in flight.
+QString orderText(const Suite& suite, const RunSettings& s)
+{
+    QString order;
+    switch (s.order) {
+    case RunOrder::Interleaved:
+        order
+            = QStringLiteral("Interleaved order (per test the endpoints take turns, so drift hits every arm "
+                             "alike)");
+        break;
+    case RunOrder::Sequential:
+        order = QStringLiteral("Sequential order (all of one endpoint, then the next)");
+        break;
+    case RunOrder::Parallel:
+        order = QStringLiteral("Parallel order (every endpoint at once: only for endpoints on separate "
+                               "machines)");
+        break;
+    }
+    if (!suite.defaults.concurrency.empty()) {
+        QStringList levels;
+        for (int level : suite.defaults.concurrency)
+            levels << QString::number(level);
+        return order + QStringLiteral(", at the suite's concurrency levels %1.").arg(levels.join(u", "));
+    }
+    return order
+        + (s.concurrency == 1
+                ? QStringLiteral(", one request at a time per endpoint.")
+                : QStringLiteral(", %1 conversations in flight per endpoint.").arg(s.concurrency));
+}
+
+/// What the panel's numbers change of the suite's own, each as "2 runs instead of the suite's 3";
+/// a number that changes nothing (the suite's own value, or more prompts than a category has) is
+/// not an override.
+QStringList overrides(const Suite& suite, const Suite& drawn, const RunSettings& s)
+{
+    const SuiteDefaults& d = suite.defaults;
+    auto anyTest
+        = [&suite](auto differs) { return std::any_of(suite.tests.begin(), suite.tests.end(), differs); };
+    QStringList out;
+    if (s.warmup >= 0 && anyTest([&](const SuiteTest& t) { return t.warmup.value_or(d.warmup) != s.warmup; }))
+        out << QStringLiteral("%1 instead of the suite's %2")
+                   .arg(plural(s.warmup, QStringLiteral("warm-up"), QStringLiteral("warm-ups")))
+                   .arg(d.warmup);
+    if (s.runs >= 1
+        && anyTest([&](const SuiteTest& t) { return qMax(1, t.runs.value_or(d.runs)) != s.runs; }))
+        out << QStringLiteral("%1 instead of the suite's %2")
+                   .arg(plural(s.runs, QStringLiteral("run"), QStringLiteral("runs")))
+                   .arg(d.runs);
+    if (drawn.tests.size() < suite.tests.size())
+        out << QStringLiteral("%1 per category instead of every prompt")
+                   .arg(plural(s.promptsPerCategory, QStringLiteral("prompt"), QStringLiteral("prompts")));
+    if (s.maxTokens
+        && anyTest([&](const SuiteTest& t) { return t.maxTokens.value_or(d.maxTokens) != *s.maxTokens; }))
+        out << QStringLiteral("max tokens %1 instead of the suite's %2").arg(*s.maxTokens).arg(d.maxTokens);
+    return out;
+}
+
+/// The "Settings in force" line: what Run will send, counted as the evidence counts it; how; and
+/// whose numbers they are. One part per line, so that a narrow dock reads it part by part.
+QString inForce(const Suite& suite, const RunSettings& s, bool demo)
+{
+    // The runner draws the same prompts with the same seed (BenchmarkRunner).
+    const Suite drawn = drawPrompts(suite, s.promptsPerCategory, s.seed);
+    const QStringList changed = overrides(suite, drawn, s);
+    const QString whose = changed.isEmpty()
+        ? QStringLiteral("The suite's own warm-ups and repeats, every prompt.")
+        : (demo ? QStringLiteral("Overridden here for the demo's short run: ")
+                : QStringLiteral("Overridden here: "))
+            + changed.join(QStringLiteral(", ")) + u'.';
+    return QStringList {compositionText(suiteComposition(drawn, s)), orderText(suite, s), whose}.join(u'\n');
+}
+
 QSpinBox* spin(int min, int max, const QString& tip)
 {
     auto* s = new QSpinBox;
@@ -92,6 +171,11 @@ RunPanel::RunPanel(QWidget* parent)
         QStringLiteral("Warm-up requests per endpoint and test, run just before it with their own prompts; "
                        "stored but never in statistics"));
     m_runs = spin(0, 10000, QStringLiteral("Measured runs per endpoint and test"));
+    m_prompts = spin(0, 10000,
+        QStringLiteral("A short run draws N prompts of each category (with the seed); all asks every prompt. "
+                       "The statistics rest on the prompts, never on the repeats"));
+    m_prompts->setSpecialValueText(QStringLiteral("all"));
+    m_prompts->setSuffix(QStringLiteral(" per category"));
     m_maxTokens
         = spin(0, 1048576, QStringLiteral("max_tokens of every request (overrides the suite and its tests)"));
     m_maxTokens->setSingleStep(64);
@@ -126,10 +210,16 @@ RunPanel::RunPanel(QWidget* parent)
     m_progressLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status = new QLabel;
     m_status->setWordWrap(true);
+    m_inForce = new QLabel;
+    m_inForce->setWordWrap(true);
+    m_inForce->setTextFormat(Qt::RichText);
+    m_inForce->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_inForce->hide(); // until the window hands the suite over
 
     const std::pair<QWidget*, const char*> names[] = {{m_suite, "suite"}, {m_suiteError, "suiteError"},
-        {m_warmup, "warmup"}, {m_runs, "runs"}, {m_maxTokens, "maxTokens"}, {m_order, "order"},
-        {m_concurrency, "concurrency"}, {m_progressLine, "progressLine"}, {m_status, "status"}};
+        {m_warmup, "warmup"}, {m_runs, "runs"}, {m_prompts, "prompts"}, {m_maxTokens, "maxTokens"},
+        {m_order, "order"}, {m_concurrency, "concurrency"}, {m_inForce, "inForce"},
+        {m_progressLine, "progressLine"}, {m_status, "status"}};
     for (const auto& [widget, name] : names)
         widget->setObjectName(QString::fromLatin1(name));
 
@@ -152,17 +242,19 @@ RunPanel::RunPanel(QWidget* parent)
     // Two columns, so the panel fits a side dock next to the charts.
     pair(0, 0, QStringLiteral("&Warm-up:"), m_warmup);
     pair(0, 1, QStringLiteral("Ru&ns:"), m_runs);
-    pair(1, 0, QStringLiteral("&Order:"), m_order);
-    pair(1, 1, QStringLiteral("&Concurrency:"), m_concurrency);
-    pair(2, 0, QStringLiteral("&Max tokens:"), m_maxTokens);
+    pair(1, 0, QStringLiteral("&Prompts:"), m_prompts);
+    pair(1, 1, QStringLiteral("&Order:"), m_order);
+    pair(2, 0, QStringLiteral("&Concurrency:"), m_concurrency);
+    pair(2, 1, QStringLiteral("&Max tokens:"), m_maxTokens);
     m_judgeAfter = new QCheckBox(QStringLiteral("when the run ends"));
     m_judgeAfter->setToolTip(QStringLiteral(
         "Grade the answers with an LLM judge once the last request has finished (Run asks which judge). "
         "The judge never runs beside a measured request."));
-    pair(2, 1, QStringLiteral("&Judge:"), m_judgeAfter);
+    pair(3, 0, QStringLiteral("&Judge:"), m_judgeAfter);
     grid->setColumnStretch(4, 1);
     grid->setHorizontalSpacing(10);
-    for (QWidget* w : std::initializer_list<QWidget*> {m_warmup, m_runs, m_maxTokens, m_order, m_concurrency})
+    for (QWidget* w :
+        std::initializer_list<QWidget*> {m_warmup, m_runs, m_prompts, m_maxTokens, m_order, m_concurrency})
         w->setFixedWidth(fontMetrics().horizontalAdvance(QStringLiteral("suite default (10)")) + 48);
 
     m_liveArea = new QWidget;
@@ -178,6 +270,7 @@ RunPanel::RunPanel(QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(m_suiteError);
     layout->addLayout(grid);
+    layout->addWidget(m_inForce);
     layout->addSpacing(4);
     layout->addWidget(m_progress);
     layout->addWidget(m_progressLine);
@@ -194,7 +287,14 @@ RunPanel::RunPanel(QWidget* parent)
             emitChanged();
         }
     });
-    for (QSpinBox* s : {m_warmup, m_runs, m_maxTokens, m_concurrency})
+    // The user's own numbers end the demo's: the window never swaps a choice away. Connected
+    // first, so the in-force line that emitChanged() writes already knows.
+    for (QSpinBox* s : {m_warmup, m_runs, m_prompts})
+        connect(s, &QSpinBox::valueChanged, this, [this] {
+            if (!m_quiet)
+                m_demoDefaults = false;
+        });
+    for (QSpinBox* s : {m_warmup, m_runs, m_prompts, m_maxTokens, m_concurrency})
         connect(s, &QSpinBox::valueChanged, this, &RunPanel::emitChanged);
     connect(m_order, &QComboBox::currentIndexChanged, this, &RunPanel::emitChanged);
     connect(m_judgeAfter, &QCheckBox::toggled, this, &RunPanel::emitChanged);
@@ -208,8 +308,10 @@ RunPanel::RunPanel(QWidget* parent)
 
 void RunPanel::emitChanged()
 {
-    if (!m_quiet)
-        Q_EMIT settingsChanged();
+    if (m_quiet)
+        return;
+    updateInForce();
+    Q_EMIT settingsChanged();
 }
 
 void RunPanel::setBuiltinSuites(const QStringList& names)
@@ -282,6 +384,34 @@ void RunPanel::setSuiteDefaults(int warmup, int runs)
     updateSpinTexts();
 }
 
+void RunPanel::setSuite(std::shared_ptr<const Suite> suite)
+{
+    m_suiteGiven = true;
+    m_suiteParsed = std::move(suite);
+    setSuiteDefaults(m_suiteParsed ? m_suiteParsed->defaults.warmup : -1,
+        m_suiteParsed ? m_suiteParsed->defaults.runs : -1);
+    updateInForce();
+}
+
+QString RunPanel::inForceText() const
+{
+    if (!m_suiteGiven)
+        return {};
+    if (!m_suiteParsed)
+        return QStringLiteral("Unknown: the suite could not be read (the message above says why). Fix it, "
+                              "or choose another suite.");
+    const RunPanelSettings s = settings();
+    return inForce(*m_suiteParsed, s.settings, s.demoDefaults);
+}
+
+void RunPanel::updateInForce()
+{
+    const QString text = inForceText();
+    m_inForce->setVisible(!text.isEmpty());
+    m_inForce->setText(QStringLiteral("<b>Settings in force:</b> ")
+        + text.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>")));
+}
+
 void RunPanel::updateSpinTexts()
 {
     auto text = [](int value) {
@@ -305,7 +435,9 @@ RunPanelSettings RunPanel::settings() const
         = m_maxTokens->value() == 0 ? std::nullopt : std::optional<int>(m_maxTokens->value());
     s.settings.order = RunOrder(m_order->currentData().toInt());
     s.settings.concurrency = m_concurrency->value();
+    s.settings.promptsPerCategory = m_prompts->value();
     s.judgeAfterRun = m_judgeAfter->isChecked();
+    s.demoDefaults = m_demoDefaults;
     return s;
 }
 
@@ -320,9 +452,12 @@ void RunPanel::setSettings(const RunPanelSettings& s)
         s.settings.maxTokens ? qBound(1, *s.settings.maxTokens, m_maxTokens->maximum()) : 0);
     m_order->setCurrentIndex(qMax(0, m_order->findData(int(s.settings.order))));
     m_concurrency->setValue(qBound(1, s.settings.concurrency, 64));
+    m_prompts->setValue(qBound(0, s.settings.promptsPerCategory, m_prompts->maximum()));
     m_judgeAfter->setChecked(s.judgeAfterRun);
+    m_demoDefaults = s.demoDefaults;
     updateSpinTexts();
     m_quiet = false;
+    updateInForce();
     Q_EMIT settingsChanged();
 }
 
@@ -338,7 +473,7 @@ void RunPanel::setRunning(bool running)
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*> {
-             m_suite, m_warmup, m_runs, m_maxTokens, m_order, m_concurrency, m_judgeAfter})
+             m_suite, m_warmup, m_runs, m_prompts, m_maxTokens, m_order, m_concurrency, m_judgeAfter})
         w->setEnabled(!running);
 }
 

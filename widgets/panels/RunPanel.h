@@ -7,6 +7,7 @@
 #include <QList>
 #include <QTextCharFormat>
 #include <QWidget>
+#include <memory>
 #include <vector>
 
 class QCheckBox;
@@ -26,10 +27,15 @@ struct RunPanelSettings {
     /// Judge the answers with an LLM judge once the run has ended and been saved (the window
     /// asks which judge when Run is pressed, so the choice is made before the run).
     bool judgeAfterRun = false;
+    /// The warm-up, runs and prompts are the demo's short run on the simulated endpoints, not a
+    /// choice of the user's: the window swaps them for the suite's own once a real endpoint is
+    /// listed. Editing warm-up, runs or prompts in the panel clears it.
+    bool demoDefaults = false;
 };
 
 /// Starts and follows a run: suite picker (built-ins and "Open suite file…"), warm-up, runs,
-/// order, concurrency, max tokens (each with "suite default"), Run and Stop, a progress bar
+/// prompts per category, order, concurrency, max tokens (each with "suite default"), a line
+/// saying what Run will do under them ("Settings in force"), Run and Stop, a progress bar
 /// with the current endpoint, test, turn, iteration and ETA, and the live text of the request in
 /// flight on each endpoint (reasoning greyed, appended once per tick, never re-set whole).
 class RunPanel : public QWidget {
@@ -41,6 +47,9 @@ public:
     /// The chosen suite's own warm-up and runs per test (−1 = unknown): shown as "suite default
     /// (5)" and as the N of "run 2/N" while the runs are the suite's.
     void setSuiteDefaults(int warmup, int runs);
+    /// The chosen suite as parsed (null: it could not be read). Sets its defaults as
+    /// setSuiteDefaults() does, and the "Settings in force" line counts its prompts and requests.
+    void setSuite(std::shared_ptr<const Suite> suite);
     RunPanelSettings settings() const;
     void setSettings(const RunPanelSettings& settings);
     /// An inline error under the suite picker (e.g. a suite file that does not parse); empty clears.
@@ -56,6 +65,9 @@ public:
     void setProgress(const RunProgress& progress);
     void addDeltas(const QList<LiveDelta>& deltas);
 
+    /// What Run will do, as the "Settings in force" line says it, one line each: the prompts and
+    /// requests, the order, whose numbers they are (the suite's or overridden). Empty until setSuite().
+    QString inForceText() const;
     /// The progress line, e.g. "q4km-like · multi-turn-5 · turn 3 · run 2/3 · ETA 1 min 05 s".
     QString progressText() const;
     /// The live text shown for endpoint `index` (empty when there is no such column).
@@ -85,6 +97,7 @@ private:
     void selectSuite(const QString& suite);
     void addColumn(const QString& label);
     void updateSpinTexts();
+    void updateInForce();
     void applyColors();
     void emitChanged();
     void append(LiveColumn& column, const LiveDelta& delta);
@@ -93,6 +106,7 @@ private:
     QLabel* m_suiteError;
     QSpinBox* m_warmup;
     QSpinBox* m_runs;
+    QSpinBox* m_prompts;
     QCheckBox* m_judgeAfter = nullptr;
     QSpinBox* m_maxTokens;
     QComboBox* m_order;
@@ -101,6 +115,7 @@ private:
     QPushButton* m_stop;
     QProgressBar* m_progress;
     QLabel* m_progressLine;
+    QLabel* m_inForce;
     QLabel* m_status;
     QWidget* m_liveArea;
     std::vector<LiveColumn> m_columns;
@@ -109,6 +124,9 @@ private:
     RunSettings m_base; ///< what the panel does not edit (seed, request timeout) survives a round trip
     int m_suiteWarmup = -1;
     int m_suiteRuns = -1;
+    std::shared_ptr<const Suite> m_suiteParsed;
+    bool m_suiteGiven = false; ///< setSuite() was called: the in-force line has something to say
+    bool m_demoDefaults = false; ///< RunPanelSettings::demoDefaults, until a number is edited
     int m_lastSuiteIndex = 0;
     bool m_running = false;
     bool m_quiet = false; ///< setting values programmatically: no settingsChanged()

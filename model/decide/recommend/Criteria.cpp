@@ -62,6 +62,8 @@ Judged judge(const Arm& arm, const Criterion& c)
     case Criterion::Kind::FidelityKlMax:
     case Criterion::Kind::FidelityKlNotWorse:
         return judgeFidelity(arm, c);
+    case Criterion::Kind::VerbosityMaxRatio:
+        return judgeVerbosity(arm, c);
     }
     return {};
 }

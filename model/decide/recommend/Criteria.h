@@ -39,5 +39,9 @@ Judged judgeJudgedQuality(const Arm& arm, const Criterion& c);
 /// fidelity test, or a KL that is not comparable across tokenizers, is NotMeasured (optional) or
 /// inconclusive, never a pass; the reference itself passes (it does not drift from itself).
 Judged judgeFidelity(const Arm& arm, const Criterion& c);
+/// verbosity_max_ratio: the candidate's completion tokens over the baseline's, paired by prompt
+/// over spoken answers (thinking-on requests and tool calls left out); passes when the ratio's
+/// interval lies within the allowance, fails when it lies above it, else inconclusive.
+Judged judgeVerbosity(const Arm& arm, const Criterion& c);
 
 } // namespace qs::criteria

@@ -13,6 +13,11 @@ void endpointsSection(Doc& d, const Context& cx); ///< the endpoints compared
 void warningsSection(Doc& d, const Context& cx); ///< every methodology warning
 void methodologySection(Doc& d, const Context& cx);
 void resultsSection(Doc& d, const Context& cx); ///< the comparison tables
+/// "Prompt length and prefill" (Evaluation::prefill): ms of TTFT per 1,000 uncached prompt tokens
+/// per endpoint with its interval and source, the chart's figure, correctness by context length
+/// and depth, TTFT and memory at each length, and the prefix-cache mode the suite measured.
+/// Nothing when the run has neither context-sweep nor multi-turn tests.
+void contextSection(Doc& d, const Context& cx);
 /// What each server spent: memory idle / 1 / N, power, energy per token, the server's own counts
 /// and histograms beside the client's, the TTFT breakdown, every figure's source; "not measured"
 /// and how to collect it when the run has no telemetry.

@@ -123,6 +123,17 @@ json samplingSettings(const json& body)
     return sig;
 }
 
+// A cold suite (`"prefix_cache": "cold"`) salts every prompt and sends llama-server, which alone
+// can be told per request, `cache_prompt: false`: the same cold prefill on every runtime, not a
+// difference between the arms.
+json samplingSettingsCold(const json& body)
+{
+    json sig = samplingSettings(body);
+    if (sig.contains("cache_prompt") && sig["cache_prompt"] == false)
+        sig.erase("cache_prompt");
+    return sig;
+}
+
 QString hostKey(const QUrl& url)
 {
     const QString h = url.host().toLower();
@@ -245,8 +256,9 @@ std::optional<Guardrail> checkSettings(const Context& ctx)
 {
     if (ctx.arms.size() < 2)
         return std::nullopt;
-    return report(ctx, compareSettingsPerTest(ctx, &samplingSettings), Severity::Warning,
-        QStringLiteral("The arms were sent different sampling or length settings"),
+    const bool cold = ctx.run.suite.is_object() && ctx.run.suite.value("prefix_cache", json()) == "cold";
+    return report(ctx, compareSettingsPerTest(ctx, cold ? &samplingSettingsCold : &samplingSettings),
+        Severity::Warning, QStringLiteral("The arms were sent different sampling or length settings"),
         QStringLiteral(
             "Different max_tokens, temperature or penalties change answer length and content, and so "
             "e2e time, token counts and quality. Remove the difference (usually an endpoint's "
