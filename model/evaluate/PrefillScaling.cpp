@@ -458,6 +458,10 @@ PrefillScaling prefillScaling(
         out.resamples = std::max(out.resamples, resamples);
         tokenNotes(ep, estimated[e], out.cacheModes.empty() ? QString() : out.cacheModes.front().mode);
         promptMedians(ep);
+        // The fit and the medians are made: a request's point is not kept in the evaluation, which
+        // the dashboard holds and replaces twice a second during a run (100,000 points with a
+        // string each, for nothing any view reads).
+        std::vector<PrefillPoint>().swap(ep.points);
         for (auto& [size, t] : tallies[e]) {
             ContextRow row;
             row.contextTokens = size;

@@ -99,7 +99,9 @@ struct EndpointPrefill {
     /// or a caveat on the one there is ("the server did not say how many tokens were cached…").
     QString reason;
     QStringList notes;
-    std::vector<PrefillPoint> points; ///< every request of the fit, in record order
+    /// Every request of the fit, in record order, while prefillScaling() works; emptied before it
+    /// returns (`requests` counts them, `medians` is what is kept).
+    std::vector<PrefillPoint> points;
     std::vector<PrefillPromptMedian> medians; ///< per distinct prompt and turn, ascending tokens
     std::vector<ContextRow> contexts; ///< context sweep only, ascending size
     std::vector<DepthRow> depths; ///< context sweep only, ascending depth

@@ -127,7 +127,7 @@ TEST(PrefillScaling, RecoversTheSlopeOfAContextSweep)
     EXPECT_EQ(e.requests, 90);
     EXPECT_GE(*e.minTokens, 1024);
     EXPECT_LE(*e.maxTokens, 30010);
-    EXPECT_EQ(e.points.size(), 90u);
+    EXPECT_TRUE(e.points.empty()); // not kept in the evaluation
     EXPECT_EQ(e.medians.size(), 18u); // one per distinct prompt: what the chart plots
     EXPECT_TRUE(std::is_sorted(e.medians.begin(), e.medians.end(),
         [](const auto& a, const auto& b) { return a.uncachedTokens < b.uncachedTokens; }));
