@@ -55,4 +55,13 @@ SharedJson JsonInterner::intern(const SharedJson& value)
     return value;
 }
 
+QString JsonInterner::intern(const QString& text)
+{
+    const auto it = m_texts.constFind(text);
+    if (it != m_texts.constEnd())
+        return *it;
+    m_texts.insert(text);
+    return text;
+}
+
 } // namespace qs

@@ -3,6 +3,8 @@
 
 #include "model/core/SharedJson.h"
 
+#include <QSet>
+#include <QString>
 #include <cstddef>
 #include <unordered_map>
 
@@ -24,12 +26,20 @@ public:
     /// An interned value equal to `value`: the one interned before, or `value` itself from now on.
     /// Equal means the same text when saved: 64 and 64.0 (equal to nlohmann's ==) are not shared.
     SharedJson intern(const SharedJson& value);
+    /// The same for the short texts every record repeats (its test id): one string per distinct
+    /// text, so a pass over the records compares data pointers (TestNumbering), not text.
+    QString intern(const QString& text);
 
-    std::size_t size() const { return m_values.size(); } ///< distinct values held
-    void clear() { m_values.clear(); }
+    std::size_t size() const { return m_values.size(); } ///< distinct JSON values held
+    void clear()
+    {
+        m_values.clear();
+        m_texts.clear();
+    }
 
 private:
     std::unordered_multimap<std::size_t, SharedJson> m_values; ///< by std::hash<json>
+    QSet<QString> m_texts;
 };
 
 } // namespace qs

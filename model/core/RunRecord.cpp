@@ -8,6 +8,7 @@ void internJson(RunRecord& record, JsonInterner& pool)
     record.request.requestBody = pool.intern(record.request.requestBody);
     record.gates = pool.intern(record.gates);
     record.gateDetails = pool.intern(record.gateDetails);
+    record.test = pool.intern(record.test);
 }
 
 QString runOrderId(RunOrder order)

@@ -31,7 +31,7 @@ struct RunRecord {
     SharedJson gateDetails = SharedJson::emptyObject(); ///< reasons and character ranges
 };
 
-/// Shares the record's request body and gate verdicts with equal ones already in `pool`: how the
+/// Shares the record's request body, gate verdicts and test id with equal ones already in `pool`: how the
 /// runner and the loaders keep a long run's records at the cost of their own measurements.
 void internJson(RunRecord& record, JsonInterner& pool);
 

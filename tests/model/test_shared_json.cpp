@@ -4,6 +4,7 @@
 #include "model/core/JsonInterner.h"
 #include "model/core/RunRecord.h"
 #include "model/core/SharedJson.h"
+#include "model/core/TestNumbering.h"
 
 #include <gtest/gtest.h>
 #include <limits>
@@ -138,6 +139,7 @@ TEST(JsonInterner, ARecordsBodyAndVerdictsAreShared)
         r.request.requestBody = json {{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}};
         r.gates = {{"non_empty", true}};
         r.gateDetails = {{"non_empty", {{"verdict", "pass"}, {"reason", "3 characters"}}}};
+        r.test = QStringLiteral("factual-") + QString::number(1); // built apart, as a reader does
     }
     records[2].gateDetails = {{"non_empty", {{"verdict", "pass"}, {"reason", "4 characters"}}}};
     for (RunRecord& r : records)
@@ -147,4 +149,36 @@ TEST(JsonInterner, ARecordsBodyAndVerdictsAreShared)
     EXPECT_TRUE(records[1].gateDetails.sharesWith(records[0].gateDetails));
     EXPECT_FALSE(records[2].gateDetails.sharesWith(records[0].gateDetails));
     EXPECT_EQ(pool.size(), 4u);
+    EXPECT_EQ(records[2].test.constData(), records[0].test.constData());
+}
+
+// TestNumbering: first-seen order, the same number however the string was built, and find()
+// never numbers.
+TEST(TestNumbering, NumbersIdsInFirstSeenOrderWhateverTheirStorage)
+{
+    TestNumbering n;
+    const QString a = QStringLiteral("factual");
+    const QString b = QStringLiteral("tool-web");
+    EXPECT_EQ(n.number(a), 0);
+    EXPECT_EQ(n.number(a), 0); // the last one, by data
+    EXPECT_EQ(n.number(b), 1);
+    EXPECT_EQ(n.number(a), 0); // by data, not the last
+    EXPECT_EQ(n.number(QString::fromUtf8("factual")), 0); // built apart: by text
+    EXPECT_EQ(n.number(QString()), 2);
+    EXPECT_EQ(n.number(QStringLiteral("")), 2);
+    EXPECT_EQ(n.find(QStringLiteral("tool-") + QStringLiteral("web")), 1);
+    EXPECT_EQ(n.find(QStringLiteral("unknown")), -1);
+    EXPECT_EQ(n.size(), 3);
+    EXPECT_EQ(n.ids(), QStringList({a, b, QString()}));
+}
+
+TEST(TestNumbering, AFreedStringsStorageIsNeverMistakenForItsOldId)
+{
+    TestNumbering n;
+    for (int i = 0; i < 200; ++i) {
+        // Each temporary is freed after the call; the allocator reuses its storage for the next.
+        const int number = n.number(QStringLiteral("test-%1").arg(i % 7));
+        EXPECT_EQ(number, i % 7) << i;
+    }
+    EXPECT_EQ(n.size(), 7);
 }

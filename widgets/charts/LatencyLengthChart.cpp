@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/charts/LatencyLengthChart.h"
 
+#include "model/core/TestNumbering.h"
 #include "model/evaluate/TurnScaling.h"
 
 #include <QChart>
 #include <QComboBox>
 #include <QGraphicsSimpleTextItem>
 #include <QHBoxLayout>
-#include <QHash>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -95,20 +95,21 @@ void LatencyLengthChart::rebuild()
     const QString selected = m_testBox->currentData().toString();
 
     // One pass: the tests on offer, and the points and model inputs of the requests shown.
-    QList<std::pair<QString, QString>> tests {{QStringLiteral("All tests"), QString()}};
-    QHash<QString, bool> seen;
+    TestNumbering seen;
     std::vector<QList<QPointF>> points(static_cast<std::size_t>(endpoints));
     std::vector<std::vector<double>> ttfts(static_cast<std::size_t>(endpoints));
     std::vector<std::vector<double>> rates(static_cast<std::size_t>(endpoints));
+    int selectedNumber = -1;
     for (const RunRecord& r : run.records) {
         if (r.warmup || !r.request.ok() || r.endpoint < 0 || r.endpoint >= endpoints)
             continue;
-        if (!seen.contains(r.test)) {
-            seen.insert(r.test, true);
-            tests.append({r.test, r.test});
+        const int test = seen.number(r.test);
+        if (!selected.isEmpty() && test != selectedNumber) {
+            if (selectedNumber < 0 && r.test == selected)
+                selectedNumber = test;
+            else
+                continue;
         }
-        if (!selected.isEmpty() && r.test != selected)
-            continue;
         const RequestMetrics& m = r.request.metrics;
         const auto e = std::size_t(r.endpoint);
         if (m.completionTokens.value && m.e2eMs)
@@ -118,6 +119,9 @@ void LatencyLengthChart::rebuild()
         if (m.decodeTps)
             rates[e].push_back(*m.decodeTps);
     }
+    QList<std::pair<QString, QString>> tests {{QStringLiteral("All tests"), QString()}};
+    for (const QString& id : seen.ids())
+        tests.append({id, id});
     setChoices(m_testBox, tests);
     m_testBox->setVisible(tests.size() > 2);
 

@@ -2,6 +2,7 @@
 #include "widgets/charts/MetricByTestChart.h"
 
 #include "model/core/Percentile.h"
+#include "model/core/TestNumbering.h"
 #include "model/evaluate/MetricText.h"
 
 #include <QBarCategoryAxis>
@@ -13,7 +14,6 @@
 #include <QCursor>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
-#include <QHash>
 #include <QSignalBlocker>
 #include <QToolTip>
 #include <QValueAxis>
@@ -121,8 +121,7 @@ void MetricByTestChart::rebuild()
     const int endpoints = int(run.endpoints.size());
 
     // One pass: values per endpoint × test, tests in the order they first ran.
-    QStringList tests;
-    QHash<QString, int> testIndex;
+    TestNumbering numbering;
     std::vector<std::vector<std::vector<double>>> values(static_cast<std::size_t>(endpoints));
     for (const RunRecord& r : run.records) {
         if (r.warmup || !r.request.ok() || r.endpoint < 0 || r.endpoint >= endpoints)
@@ -130,15 +129,13 @@ void MetricByTestChart::rebuild()
         const std::optional<double> v = metricValue(r.request.metrics, m_metric);
         if (!v || !std::isfinite(*v))
             continue;
-        auto it = testIndex.constFind(r.test);
-        if (it == testIndex.cend()) {
-            it = testIndex.insert(r.test, int(tests.size()));
-            tests.append(r.test);
+        const auto test = std::size_t(numbering.number(r.test));
+        if (test == values.front().size())
             for (auto& perTest : values)
                 perTest.emplace_back();
-        }
-        values[std::size_t(r.endpoint)][std::size_t(*it)].push_back(*v);
+        values[std::size_t(r.endpoint)][test].push_back(*v);
     }
+    const QStringList& tests = numbering.ids();
     if (tests.isEmpty()) {
         showMessage(QStringLiteral("No measured, successful request with a %1 yet.").arg(metricId(m_metric)));
         return;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/responses/ResponsesView.h"
 
+#include "model/core/TestNumbering.h"
 #include "model/evaluate/Fidelity.h"
 #include "model/gates/QualityGates.h"
 #include "widgets/responses/PairwiseVerdictPanel.h"
@@ -382,25 +383,24 @@ void ResponsesView::buildIndex()
         }
 
     // The one pass over the records.
-    QHash<QString, int> indexOf;
+    TestNumbering indexOf;
     for (std::size_t i = 0; i < result.records.size(); ++i) {
         const RunRecord& r = result.records[i];
         if (r.warmup || r.endpoint < 0 || r.endpoint >= endpoints)
             continue;
-        auto found = indexOf.constFind(r.test);
-        if (found == indexOf.constEnd()) {
+        const int found = indexOf.number(r.test);
+        if (found == int(m_tests.size())) {
             TestEntry entry;
             entry.id = r.test;
             const auto suite = suiteTests.constFind(r.test);
             entry.name = suite != suiteTests.constEnd() && !suite->first.isEmpty() ? suite->first : r.test;
             entry.turns = suite != suiteTests.constEnd() ? std::max(1, suite->second) : 1;
             m_tests.push_back(entry);
-            found = indexOf.insert(r.test, int(m_tests.size()) - 1);
         }
-        TestEntry& entry = m_tests[std::size_t(*found)];
+        TestEntry& entry = m_tests[std::size_t(found)];
         entry.turns = std::max(entry.turns, r.turn);
         entry.iterations = std::max(entry.iterations, r.iteration);
-        std::vector<int>& cell = m_cells[CellKey {*found, r.turn, r.iteration}];
+        std::vector<int>& cell = m_cells[CellKey {found, r.turn, r.iteration}];
         if (cell.empty())
             cell.assign(std::size_t(endpoints), -1);
         cell[std::size_t(r.endpoint)] = int(i);
@@ -411,19 +411,18 @@ void ResponsesView::buildIndex()
     const Judging& judging = result.judging;
     for (std::size_t i = 0; i < judging.rubricVerdicts.size(); ++i) {
         const JudgedAnswer& a = judging.rubricVerdicts[i].answer;
-        const auto test = indexOf.constFind(a.test);
-        if (test == indexOf.constEnd() || a.endpoint < 0 || a.endpoint >= endpoints)
+        const int test = indexOf.find(a.test);
+        if (test < 0 || a.endpoint < 0 || a.endpoint >= endpoints)
             continue;
-        std::vector<int>& rubric = m_judged[CellKey {*test, a.turn, a.iteration}].rubric;
+        std::vector<int>& rubric = m_judged[CellKey {test, a.turn, a.iteration}].rubric;
         if (rubric.empty())
             rubric.assign(std::size_t(endpoints), -1);
         rubric[std::size_t(a.endpoint)] = int(i); // a resumed judging's later verdict wins
     }
     for (std::size_t i = 0; i < judging.pairVerdicts.size(); ++i) {
         const PairVerdict& v = judging.pairVerdicts[i];
-        const auto test = indexOf.constFind(v.test);
-        if (test != indexOf.constEnd())
-            m_judged[CellKey {*test, v.turn, v.iteration}].pairs.push_back(int(i));
+        if (const int test = indexOf.find(v.test); test >= 0)
+            m_judged[CellKey {test, v.turn, v.iteration}].pairs.push_back(int(i));
     }
 }
 
