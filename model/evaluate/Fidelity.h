@@ -41,6 +41,22 @@ std::optional<double> topListKl(
     const std::vector<TokenCandidate>& reference, const std::vector<TokenCandidate>& candidate);
 constexpr double FidelityProbabilityFloor = 1e-10;
 
+/// topListKl with how much of each distribution its list held: Σ p of the normalized list, at
+/// most 1. The part of P the reference's list leaves out is where the estimate guesses.
+struct TopListKlEstimate {
+    double kl = 0;
+    double referenceMass = 0;
+    double candidateMass = 0;
+};
+std::optional<TopListKlEstimate> topListKlEstimate(
+    const std::vector<TokenCandidate>& reference, const std::vector<TokenCandidate>& candidate);
+
+/// Below this mean listed mass of the reference's top lists a KL over them reads low (the tokens
+/// outside both lists are merged into one bucket, and merging can only lower a KL; in simulation
+/// about half the truth at 60 %): it is reported as a lower bound (docs/methodology.md, "How much
+/// the lists hold").
+constexpr double FidelityLowerBoundMass = 0.9;
+
 /// How one candidate answer compares with the reference's answer to the same prompt (same test,
 /// turn and iteration; measured requests only).
 struct FidelityPrompt {
@@ -74,6 +90,20 @@ struct FidelityPrompt {
     std::optional<double> kl;
     int klPositions = 0; ///< positions that entered `kl`
     std::vector<double> positionKl; ///< topListKl at each of those positions, in order
+    /// The reference's token (0-based, in its aligned tokens) at each of those positions: the key
+    /// on which two arms compared with the same reference meet (pairedKlRatio).
+    std::vector<int> positionToken;
+    /// Σ p the reference's top list held at each of those positions (at most 1).
+    std::vector<double> positionMass;
+    std::optional<double> klListedMass; ///< mean of positionMass; nullopt without positions
+    /// The token walk stopped at this reference token: a character written in pieces (byte
+    /// tokens) that the two answers' entries do not show position by position, and that could
+    /// not be crossed. `kl` covers the positions before it; identical and the divergence come
+    /// from the texts (tokensComparable false). nullopt when the walk was not stopped.
+    std::optional<int> klStoppedAt;
+    /// Reference tokens inside the partial-character gaps the walk crossed (resynchronised after):
+    /// their distributions belong to no position the other arm shows, and are never compared.
+    int partialTokens = 0;
     int logprobDeltaPositions = 0; ///< positions that entered `meanAbsLogprobDelta`
 
     /// At the divergence, in the candidate's top list (normalized): the rank (1 = its first
@@ -91,6 +121,29 @@ struct FidelityPrompt {
     /// The request asked for logprobs and the server sent none (it ignores `logprobs`).
     bool referenceIgnoredLogprobs = false;
     bool candidateIgnoredLogprobs = false;
+};
+
+/// Two arms' KL from one reference, compared where both can be: the candidate's KL over the
+/// baseline's on the same prompts and positions (pairedKlRatio).
+struct FidelityKlRatio {
+    int baseline = -1; ///< endpoint indexes
+    int candidate = -1;
+    QString baselineLabel;
+    QString candidateLabel;
+    int prompts = 0; ///< distinct prompts (tests) with a compared position on both arms
+    int answers = 0; ///< answers (test, turn, run) that gave those positions
+    int positions = 0; ///< reference positions compared on both arms (the same on each)
+    std::optional<double> baselineKl; ///< token-pooled KL over those positions
+    std::optional<double> candidateKl;
+    /// candidateKl / baselineKl; nullopt without positions or when baselineKl is 0 (the baseline
+    /// answers as the reference does, or is the reference).
+    std::optional<double> ratio;
+    /// Paired percentile bootstrap of `ratio` over prompts (a prompt's runs and turns resampled
+    /// together); from 2 prompts on, and only when computed with intervals.
+    std::optional<Interval> ratioCi;
+    std::optional<double> listedMass; ///< the reference's mean listed mass over those positions
+    bool lowerBound = false; ///< listedMass < FidelityLowerBoundMass: both KLs read low
+    QString note; ///< why `ratio` is missing, or that the lists held too little; empty otherwise
 };
 
 /// One arm compared with the reference over every fidelity prompt both answered.
@@ -114,6 +167,17 @@ struct FidelityArm {
     std::optional<double> klP99; ///< 99th percentile of the per-position KL
     bool klComparable = false; ///< every prompt's tokens were comparable (klMean over all of them)
     int comparablePrompts = 0;
+    int klPrompts = 0; ///< prompts with a position in klMean (stopped walks give their prefix)
+    int partialTokens = 0; ///< Σ FidelityPrompt::partialTokens
+    /// The reference's mean listed mass over klMean's positions (token-pooled like klMean).
+    std::optional<double> klListedMass;
+    /// klListedMass < FidelityLowerBoundMass: klMean reads low, a lower bound of the drift;
+    /// `klLowerBoundNote` says so in words.
+    bool klLowerBound = false;
+    QString klLowerBoundNote;
+    /// This arm against the evaluation's baseline (pairedKlRatio), when this arm is neither the
+    /// baseline nor the reference and the baseline has figures of its own (or is the reference).
+    std::optional<FidelityKlRatio> klVsBaseline;
     std::optional<double> meanAbsLogprobDelta; ///< token-pooled over the shared prefixes
     double medianSharedPrefixTokens = 0;
     double meanSharedPrefixFraction = 1;
@@ -131,6 +195,7 @@ struct FidelityArm {
 
 struct Fidelity {
     int reference = -1; ///< endpoint index; -1 when nothing was measured
+    int baseline = -1; ///< the evaluation's baseline, against which klVsBaseline is paired
     bool referenceMarked = false; ///< the file marks it (`--reference`); false: it is the baseline
     QString referenceLabel;
     std::vector<FidelityArm> arms; ///< every other endpoint with fidelity prompts, in endpoint order
@@ -150,6 +215,30 @@ FidelityPrompt compareAnswers(const RunRecord& reference, const RunRecord& candi
 Fidelity computeFidelity(
     const RunResult& result, int baseline, int reference = -1, bool withIntervals = true);
 
+/// The candidate arm's KL against the baseline arm's, both from the same reference, compared
+/// paired (docs/methodology.md, "Paired KL"): the contract the decision layer relies on.
+///
+/// - Arms are found by endpoint index in `fidelity.arms`. `baseline` may be the reference itself:
+///   its KL is then 0 at every position, `baselineKl` is 0, `ratio` nullopt, and the candidate's
+///   positions are all of its own.
+/// - Only answers (test, turn, run) with KL positions on BOTH arms count, and in each only the
+///   reference positions both arms compared: the shared prefixes up to the earlier of the two
+///   divergences, that position included, minus positions either arm could not compare
+///   (partial-character gaps, missing top lists). So both KLs are over exactly the same
+///   positions, conditioned on the same reference prefix.
+/// - `baselineKl`, `candidateKl`: token-pooled means over those positions; `ratio` =
+///   candidateKl / baselineKl (ratio of sums): > 1 means the candidate drifts more.
+/// - `ratioCi`: percentile bootstrap (`options`: 10,000 resamples, fixed seed by default) that
+///   resamples PROMPTS — a test's runs and turns are one cluster, so repeats of a greedy prompt
+///   never count as independent evidence — and recomputes the ratio of sums; nullopt with fewer
+///   than 2 prompts, when `withInterval` is false, or when the ratio is undefined in more than
+///   half of the resamples.
+/// - `listedMass`/`lowerBound`: the reference's mean listed mass over those positions; below
+///   FidelityLowerBoundMass both KLs read low (the ratio is then less certain than its interval).
+/// - Never throws; nothing found gives prompts = positions = 0 and a `note`.
+FidelityKlRatio pairedKlRatio(const Fidelity& fidelity, int baseline, int candidate, bool withInterval = true,
+    const BootstrapOptions& options = {});
+
 /// A KL divergence in nats, without the unit, as every view writes it: "0", "0.0312", "1.24",
 /// "3.2e-05" (three significant digits; one decimal of mantissa below 0.001).
 QString klText(double nats);
@@ -158,10 +247,13 @@ QString klText(double nats);
 QString klMissingWhy(const FidelityArm& arm);
 
 /// `summary --json`'s "fidelity": one entry per compared arm, {"endpoint", "reference", "prompts",
-/// "identical", "flip_rate", "kl_mean", "kl_comparable", "median_shared_prefix_tokens",
-/// "per_prompt": [{"test", "run", "first_divergence", "reference_token_rank",
-/// "reference_token_prob", "kl", …}], …} (docs/results-format.md, "summary --json"). Labels,
-/// not indexes, name the endpoints. Never NaN or inf (null instead).
+/// "identical", "flip_rate", "kl_mean", "kl_comparable", "kl_listed_mass", "kl_lower_bound",
+/// "kl_lower_bound_note", "kl_vs_baseline": null | {"baseline", "prompts", "answers",
+/// "positions", "baseline_kl", "candidate_kl", "ratio", "ratio_ci", "listed_mass",
+/// "kl_lower_bound", "note"}, "median_shared_prefix_tokens", "per_prompt": [{"test", "run",
+/// "first_divergence", "reference_token_rank", "reference_token_prob", "kl", "kl_listed_mass",
+/// "kl_stopped_at", "partial_tokens", …}], …} (docs/results-format.md, "summary --json").
+/// Labels, not indexes, name the endpoints. Never NaN or inf (null instead).
 nlohmann::json toJson(const Fidelity& fidelity);
 
 } // namespace qs

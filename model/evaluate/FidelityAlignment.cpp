@@ -29,23 +29,75 @@ bool askedForLogprobs(const nlohmann::json& body)
     return n != body.end() && n->is_number() && n->get<double>() > 0;
 }
 
-AlignedAnswer alignedAnswer(const RunRecord& record)
+namespace {
+
+const QByteArray& replacementBytes()
 {
     static const QByteArray replacement = QStringLiteral("\uFFFD").toUtf8();
+    return replacement;
+}
+
+bool validUtf8(const QByteArray& bytes)
+{
+    return QString::fromUtf8(bytes).toUtf8() == bytes;
+}
+
+/// llama-server's merge: the entry's own token, found by id in its own top list, holds only the
+/// tail of the entry's bytes; the bytes before it were held back (a partial character). Their
+/// count, or nothing when the entry is no merge (or cannot be seen to be one: no id, no list).
+std::optional<qsizetype> heldBackBytes(const TokenLogprob& t)
+{
+    if (!t.id || !t.hasTop)
+        return std::nullopt;
+    for (const TokenCandidate& c : t.top) {
+        if (!c.id || *c.id != *t.id)
+            continue;
+        if (!c.bytes.isEmpty() && c.bytes.size() < t.bytes.size() && t.bytes.endsWith(c.bytes))
+            return t.bytes.size() - c.bytes.size();
+        return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+AlignedAnswer alignedAnswer(const RunRecord& record)
+{
     AlignedAnswer a;
     const LogprobStream& lp = record.request.response.logprobs;
     a.asked = askedForLogprobs(record.request.requestBody);
     a.logprobs = lp.present();
     a.tokens.reserve(lp.tokens.size());
     a.offsets.reserve(lp.tokens.size());
+    int held = 0; // "" entries since the last entry with text
     for (const TokenLogprob& t : lp.tokens) {
-        if (t.bytes.isEmpty())
+        if (t.bytes.isEmpty()) {
+            ++held;
             continue;
+        }
+        EntryKind kind = EntryKind::Clean;
+        int positions = 1;
+        if (t.bytes.contains(replacementBytes())) {
+            kind = EntryKind::Replacement;
+        } else if (held > 0) {
+            kind = EntryKind::AfterHeldBack;
+            positions = 1 + held;
+        } else if (const std::optional<qsizetype> hidden = heldBackBytes(t)) {
+            // One held-back byte is one token; several could be one token or more.
+            kind = EntryKind::Merged;
+            positions = *hidden == 1 ? 2 : 0;
+        } else if (!validUtf8(t.bytes)) {
+            kind = EntryKind::InvalidUtf8;
+            positions = 0;
+        }
+        held = 0;
+        a.faithful = a.faithful && (kind == EntryKind::Clean || kind == EntryKind::Merged);
         a.offsets.push_back(a.bytes.size());
         a.bytes += t.bytes;
         a.tokens.push_back(&t);
+        a.kinds.push_back(kind);
+        a.positions.push_back(positions);
     }
-    a.replacementChars = a.bytes.contains(replacement);
     return a;
 }
 
@@ -115,43 +167,271 @@ std::optional<bool> gradeChanged(const RunRecord& reference, const RunRecord& ca
     return changed;
 }
 
-/// Why the two answers' tokens cannot be walked side by side; empty when they can. `at` is
-/// where the walk stopped: the first divergence, or the shorter answer's length.
-QString walk(const AlignedAnswer& a, const AlignedAnswer& b, int& at)
+/// How the walk of two answers ended.
+enum class WalkEnd {
+    Identical, ///< both answers' tokens ran out together
+    Diverged, ///< at `at`: a different token, or one answer ended first
+    Stopped, ///< at `at`: a partial-character gap it could not cross; the texts decide the rest
+};
+
+/// Two answers' tokens walked side by side. Only clean entries are compared; wherever either
+/// side's entry is not one position's own (EntryKind), both sides skip to where their bytes line
+/// up again (a gap) and go on only if they provably wrote the same text in as many tokens there.
+struct Walk {
+    std::vector<std::pair<int, int>> shared; ///< (reference, candidate) tokens chosen alike
+    std::optional<std::pair<int, int>> parted; ///< the clean pair at the divergence, when there is one
+    WalkEnd end = WalkEnd::Identical;
+    int at = 0; ///< reference token where the walk ended
+    bool inGap = false; ///< the divergence fell inside a gap: no distribution there to compare
+    int partial = 0; ///< reference tokens inside the gaps crossed
+    QString why; ///< the tokens cannot be walked at all (tokenizers differ): no KL
+    QString stop; ///< why the walk stopped (WalkEnd::Stopped)
+};
+
+/// Units [from, to) of one answer inside a gap, and the byte offset where they end.
+struct Segment {
+    int from = 0;
+    int to = 0;
+    qsizetype end = 0;
+};
+
+/// Widens a gap on both sides, from entries that start at the same byte offset, until the two
+/// sides end at one byte offset again with a clean entry (or the end) next on both; or until the
+/// side that is behind has nothing left.
+void spanGap(const AlignedAnswer& a, const AlignedAnswer& b, Segment& sa, Segment& sb)
 {
-    const int n = int(std::min(a.tokens.size(), b.tokens.size()));
-    for (at = 0; at < n; ++at) {
-        const TokenLogprob& x = *a.tokens[std::size_t(at)];
-        const TokenLogprob& y = *b.tokens[std::size_t(at)];
-        if (x.bytes == y.bytes) {
-            // The same text under another id: another vocabulary.
-            if (x.id && y.id && *x.id != *y.id)
-                return QStringLiteral("tokenizers differ");
-            continue;
+    const auto take = [](const AlignedAnswer& x, Segment& s) {
+        s.end = x.offsets[std::size_t(s.to)] + x.tokens[std::size_t(s.to)]->bytes.size();
+        ++s.to;
+    };
+    const auto opaqueNext = [](const AlignedAnswer& x, const Segment& s) {
+        return s.to < int(x.tokens.size()) && x.opaque(std::size_t(s.to));
+    };
+    take(a, sa);
+    take(b, sb);
+    for (;;) {
+        if (sa.end == sb.end) {
+            const bool moreA = opaqueNext(a, sa);
+            const bool moreB = opaqueNext(b, sb);
+            if (!moreA && !moreB)
+                return;
+            if (moreA)
+                take(a, sa);
+            if (moreB)
+                take(b, sb);
+        } else if (sa.end < sb.end) {
+            if (sa.to == int(a.tokens.size()))
+                return;
+            take(a, sa);
+        } else {
+            if (sb.to == int(b.tokens.size()))
+                return;
+            take(b, sb);
         }
-        static const QByteArray replacement = QStringLiteral("\uFFFD").toUtf8();
-        if (x.bytes.contains(replacement) || y.bytes.contains(replacement))
-            return QStringLiteral("partial characters (U+FFFD) make the tokens incomparable");
-        // Same text cut differently (both streams agree over the longer token): another tokenizer,
-        // not another choice.
-        const qsizetype offset = a.offsets[std::size_t(at)];
-        const qsizetype span = std::max(x.bytes.size(), y.bytes.size());
-        if (offset + span <= a.bytes.size() && offset + span <= b.bytes.size()
-            && a.bytes.mid(offset, span) == b.bytes.mid(offset, span))
-            return QStringLiteral("tokenizers differ");
-        return {};
     }
-    return {};
 }
 
-/// KL and the chosen tokens' logprob deltas over positions [0, klEnd) and [0, shared).
-void compareDistributions(
-    const AlignedAnswer& a, const AlignedAnswer& b, int shared, int klEnd, FidelityPrompt& p)
+/// The positions a segment stands for; 0 when any of its entries' count is unknown.
+int segmentPositions(const AlignedAnswer& x, const Segment& s)
+{
+    int n = 0;
+    for (int k = s.from; k < s.to; ++k) {
+        if (x.positions[std::size_t(k)] == 0)
+            return 0;
+        n += x.positions[std::size_t(k)];
+    }
+    return n;
+}
+
+/// Entry for entry the same: bytes, ids where both have one, positions.
+bool sameEntries(const AlignedAnswer& a, const Segment& sa, const AlignedAnswer& b, const Segment& sb)
+{
+    if (sa.to - sa.from != sb.to - sb.from)
+        return false;
+    for (int k = 0; k < sa.to - sa.from; ++k) {
+        const std::size_t x = std::size_t(sa.from + k), y = std::size_t(sb.from + k);
+        const TokenLogprob& s = *a.tokens[x];
+        const TokenLogprob& t = *b.tokens[y];
+        if (s.bytes != t.bytes || (s.id && t.id && *s.id != *t.id) || a.positions[x] != b.positions[y])
+            return false;
+    }
+    return true;
+}
+
+/// The two sides' walk, with the responses' texts at hand for the gaps whose bytes are not the
+/// text (read only when such a gap comes).
+class Walker {
+public:
+    Walker(const AlignedAnswer& a, const AlignedAnswer& b, const RunRecord& reference,
+        const RunRecord& candidate)
+        : m_a(a)
+        , m_b(b)
+        , m_reference(reference)
+        , m_candidate(candidate)
+    {
+    }
+
+    Walk run()
+    {
+        Walk w;
+        const int na = int(m_a.tokens.size());
+        const int nb = int(m_b.tokens.size());
+        int i = 0, j = 0;
+        while (i < na && j < nb) {
+            if (m_a.opaque(std::size_t(i)) || m_b.opaque(std::size_t(j))) {
+                if (!gap(i, j, w))
+                    return w;
+                continue;
+            }
+            const TokenLogprob& x = *m_a.tokens[std::size_t(i)];
+            const TokenLogprob& y = *m_b.tokens[std::size_t(j)];
+            if (x.bytes == y.bytes) {
+                // The same text under another id: another vocabulary.
+                if (x.id && y.id && *x.id != *y.id) {
+                    w.why = QStringLiteral("tokenizers differ");
+                    return w;
+                }
+                w.shared.emplace_back(i++, j++);
+                continue;
+            }
+            // Same text cut differently (both streams agree over the longer token): another
+            // tokenizer, not another choice. Both sides are at the same byte offset here.
+            const qsizetype offset = m_a.offsets[std::size_t(i)];
+            const qsizetype span = std::max(x.bytes.size(), y.bytes.size());
+            if (offset + span <= m_a.bytes.size() && offset + span <= m_b.bytes.size()
+                && m_a.bytes.mid(offset, span) == m_b.bytes.mid(offset, span)) {
+                w.why = QStringLiteral("tokenizers differ");
+                return w;
+            }
+            w.parted = std::pair {i, j};
+            w.end = WalkEnd::Diverged;
+            w.at = i;
+            return w;
+        }
+        w.end = i == na && j == nb ? WalkEnd::Identical : WalkEnd::Diverged;
+        w.at = i;
+        return w;
+    }
+
+private:
+    const QString& referenceText()
+    {
+        if (!m_referenceText)
+            m_referenceText = responseText(m_reference.request.response);
+        return *m_referenceText;
+    }
+    const QString& candidateText()
+    {
+        if (!m_candidateText)
+            m_candidateText = responseText(m_candidate.request.response);
+        return *m_candidateText;
+    }
+
+    /// The segment's bytes are the answer's text: every entry emitted its own text (clean,
+    /// merged, invalid bytes as llama-server sends them), or the entries after held-back ones
+    /// spell what the response's text shows there. Never with a U+FFFD.
+    bool faithful(const AlignedAnswer& x, const Segment& s, const QString& text) const
+    {
+        bool heldBack = false;
+        for (int k = s.from; k < s.to; ++k) {
+            const EntryKind kind = x.kinds[std::size_t(k)];
+            if (kind == EntryKind::Replacement)
+                return false;
+            heldBack = heldBack || kind == EntryKind::AfterHeldBack;
+        }
+        return !heldBack || text.startsWith(QString::fromUtf8(x.bytes.left(s.end)));
+    }
+
+    /// Two segments with the same bytes but U+FFFD or lost text in them name the same text: the
+    /// whole texts are equal, or (only U+FFFD hides it) both texts agree from the gap's start over
+    /// as many characters as the entries spell — each partial token adds at most the characters
+    /// its own replacement text has, so the real text of either gap lies inside that window.
+    bool sameHiddenText(const Segment& sa, qsizetype offset)
+    {
+        const QString& x = referenceText();
+        const QString& y = candidateText();
+        if (x == y)
+            return true;
+        for (int k = sa.from; k < sa.to; ++k)
+            if (m_a.kinds[std::size_t(k)] == EntryKind::AfterHeldBack)
+                return false; // the held-back text may be lost: no window bounds it
+        const QString prefix = QString::fromUtf8(m_a.bytes.left(offset));
+        if (!x.startsWith(prefix) || !y.startsWith(prefix))
+            return false;
+        const qsizetype window = QString::fromUtf8(m_a.bytes.mid(offset, sa.end - offset)).size();
+        return x.mid(prefix.size(), window) == y.mid(prefix.size(), window);
+    }
+
+    /// A gap from (i, j): crossed (i, j moved past it, true), or the walk ends in it (false).
+    bool gap(int& i, int& j, Walk& w)
+    {
+        Segment sa {i, i, 0};
+        Segment sb {j, j, 0};
+        spanGap(m_a, m_b, sa, sb);
+        const qsizetype offset = m_a.offsets[std::size_t(i)];
+        const QByteArray x = m_a.bytes.mid(offset, sa.end - offset);
+        const QByteArray y = m_b.bytes.mid(offset, sb.end - offset);
+        const bool sameText = sa.end == sb.end && x == y;
+        const bool identicalEntries = sameText && sameEntries(m_a, sa, m_b, sb);
+        if (faithful(m_a, sa, referenceText()) && faithful(m_b, sb, candidateText())) {
+            if (sameText) {
+                const int positions = segmentPositions(m_a, sa);
+                if ((positions > 0 && positions == segmentPositions(m_b, sb)) || identicalEntries)
+                    return crossed(sa, sb, i, j, w);
+                return stopped(i, w,
+                    QStringLiteral("the same text in another number of tokens (a character written in "
+                                   "pieces on one side only)"));
+            }
+            // Real text on both sides that differs: the answers part inside the gap, where neither
+            // side shows the distribution of the position that chose the first differing byte.
+            const qsizetype n = std::min(sa.end, sb.end);
+            qsizetype f = offset;
+            while (f < n && m_a.bytes[f] == m_b.bytes[f])
+                ++f;
+            w.end = WalkEnd::Diverged;
+            w.at = tokenAtByte(m_a, f);
+            w.inGap = true;
+            return false;
+        }
+        if (identicalEntries && sameHiddenText(sa, offset))
+            return crossed(sa, sb, i, j, w);
+        return stopped(i, w,
+            QStringLiteral("partial characters (U+FFFD, or pieces held back as \"\" entries) hide the "
+                           "text there"));
+    }
+
+    static bool crossed(const Segment& sa, const Segment& sb, int& i, int& j, Walk& w)
+    {
+        w.partial += sa.to - sa.from;
+        i = sa.to;
+        j = sb.to;
+        return true;
+    }
+
+    static bool stopped(int i, Walk& w, const QString& why)
+    {
+        w.end = WalkEnd::Stopped;
+        w.at = i;
+        w.stop = why;
+        return false;
+    }
+
+    const AlignedAnswer& m_a;
+    const AlignedAnswer& m_b;
+    const RunRecord& m_reference;
+    const RunRecord& m_candidate;
+    std::optional<QString> m_referenceText;
+    std::optional<QString> m_candidateText;
+};
+
+/// The chosen tokens' logprob deltas over the shared tokens, and KL over them and the clean pair
+/// at the divergence (both arms saw the same context there).
+void compareDistributions(const AlignedAnswer& a, const AlignedAnswer& b, const Walk& w, FidelityPrompt& p)
 {
     double deltaSum = 0;
-    for (int i = 0; i < shared; ++i) {
+    for (const auto& [i, j] : w.shared) {
         const auto& x = a.tokens[std::size_t(i)]->logprob;
-        const auto& y = b.tokens[std::size_t(i)]->logprob;
+        const auto& y = b.tokens[std::size_t(j)]->logprob;
         if (x && y && std::isfinite(*x) && std::isfinite(*y)) {
             deltaSum += std::abs(*x - *y);
             ++p.logprobDeltaPositions;
@@ -159,24 +439,30 @@ void compareDistributions(
     }
     if (p.logprobDeltaPositions > 0)
         p.meanAbsLogprobDelta = deltaSum / p.logprobDeltaPositions;
-    double klSum = 0;
-    for (int i = 0; i < klEnd; ++i) {
+    std::vector<std::pair<int, int>> compared = w.shared;
+    if (w.parted)
+        compared.push_back(*w.parted);
+    double klSum = 0, massSum = 0;
+    for (const auto& [i, j] : compared) {
         const TokenLogprob& x = *a.tokens[std::size_t(i)];
-        const TokenLogprob& y = *b.tokens[std::size_t(i)];
+        const TokenLogprob& y = *b.tokens[std::size_t(j)];
         // A position without a top list has no distribution to compare (llama-server's
         // drafted tokens, a server that sent the chosen token only): skipped.
         if (!x.hasTop || !y.hasTop)
             continue;
-        if (const std::optional<double> kl = topListKl(x.top, y.top)) {
-            p.positionKl.push_back(*kl);
-            klSum += *kl;
+        if (const std::optional<TopListKlEstimate> e = topListKlEstimate(x.top, y.top)) {
+            p.positionKl.push_back(e->kl);
+            p.positionToken.push_back(i);
+            p.positionMass.push_back(e->referenceMass);
+            klSum += e->kl;
+            massSum += e->referenceMass;
         }
     }
     p.klPositions = int(p.positionKl.size());
-    if (p.klPositions > 0)
+    if (p.klPositions > 0) {
         p.kl = klSum / p.klPositions;
-    else
-        p.note = QStringLiteral("no top lists to compare (top_logprobs)");
+        p.klListedMass = massSum / p.klPositions;
+    }
 }
 
 /// At the divergence `d` (a position both answers have): the candidate's view of the
@@ -200,13 +486,31 @@ void atDivergence(const TokenLogprob& ref, const TokenLogprob& cand, FidelityPro
     }
 }
 
-/// Character by character, when the tokens cannot be walked side by side.
+/// The reference token holding character `c` of its tokens' decoded text (the token count past
+/// the end). Decoded prefixes grow with the token index, so a binary search finds it.
+int tokenAtChar(const AlignedAnswer& a, qsizetype c)
+{
+    const auto charsBefore
+        = [&a](std::size_t k) { return QString::fromUtf8(a.bytes.left(a.offsets[k])).size(); };
+    std::size_t lo = 0, hi = a.tokens.size();
+    while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (charsBefore(mid) <= c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const int token = int(lo) - 1;
+    return token < 0 || c >= QString::fromUtf8(a.bytes).size() ? int(a.tokens.size()) : token;
+}
+
+/// Character by character, when the tokens cannot be walked side by side (or not to the end).
 void compareTexts(const AlignedAnswer& a, const AlignedAnswer& b, const RunRecord& reference,
     const RunRecord& candidate, FidelityPrompt& p)
 {
     // Both sides' text from the same source, so markup the tokens carry (and the message does
     // not) cannot make a difference of its own.
-    const bool fromTokens = a.logprobs && b.logprobs && !a.replacementChars && !b.replacementChars;
+    const bool fromTokens = a.logprobs && b.logprobs && a.faithful && b.faithful;
     const QString x = fromTokens ? QString::fromUtf8(a.bytes) : responseText(reference.request.response);
     const QString y = fromTokens ? QString::fromUtf8(b.bytes) : responseText(candidate.request.response);
     p.identical = x == y;
@@ -217,8 +521,9 @@ void compareTexts(const AlignedAnswer& a, const AlignedAnswer& b, const RunRecor
     p.sharedPrefixChars = int(p.identical ? x.size() : c);
     if (!p.identical)
         p.firstDivergenceChar = int(c);
-    if (fromTokens) {
-        const int token = tokenAtByte(a, x.left(c).toUtf8().size());
+    // The divergence counts the reference's tokens whenever they spell the text compared.
+    if (a.logprobs && (fromTokens || QString::fromUtf8(a.bytes) == x)) {
+        const int token = tokenAtChar(a, c);
         p.sharedPrefixTokens = p.identical ? p.referenceTokens : token;
         if (!p.identical)
             p.firstDivergence = token;
@@ -269,24 +574,21 @@ FidelityPrompt compareAnswers(const RunRecord& reference, const RunRecord& candi
     p.referenceIgnoredLogprobs = a.asked && !a.logprobs;
     p.candidateIgnoredLogprobs = b.asked && !b.logprobs;
 
-    int d = 0;
-    QString why;
+    Walk w;
     if (!a.logprobs)
-        why = QStringLiteral("no logprobs from the reference's server");
+        w.why = QStringLiteral("no logprobs from the reference's server");
     else if (!b.logprobs)
-        why = QStringLiteral("no logprobs from this server");
+        w.why = QStringLiteral("no logprobs from this server");
     else
-        why = walk(a, b, d);
-    if (!why.isEmpty()) {
+        w = Walker(a, b, reference, candidate).run();
+    if (!w.why.isEmpty()) {
         compareTexts(a, b, reference, candidate, p);
-        p.note = why;
+        p.note = w.why;
         return p;
     }
     // Token streams that part where both answers make the same tool calls: the servers wrote the
     // calls differently, the model did not choose differently. Identical, KL not comparable.
-    const int shorter = std::min(int(a.tokens.size()), int(b.tokens.size()));
-    const bool parted = d < shorter || a.tokens.size() != b.tokens.size();
-    if (parted && sameCalls(reference.request.response, candidate.request.response)) {
+    if (w.end != WalkEnd::Identical && sameCalls(reference.request.response, candidate.request.response)) {
         p.identical = true;
         p.sharedPrefixTokens = p.referenceTokens;
         p.sharedPrefixChars = int(responseText(reference.request.response).size());
@@ -294,26 +596,37 @@ FidelityPrompt compareAnswers(const RunRecord& reference, const RunRecord& candi
                                 "compared as calls, KL not comparable");
         return p;
     }
+    p.partialTokens = w.partial;
+    compareDistributions(a, b, w, p);
+    if (w.end == WalkEnd::Stopped) {
+        // The positions before the gap were compared; what lies beyond it, the texts decide.
+        compareTexts(a, b, reference, candidate, p);
+        p.klStoppedAt = w.at;
+        p.note = w.stop + QStringLiteral(": tokens compared up to token %1 only").arg(w.at);
+        return p;
+    }
 
     p.tokensComparable = true;
     const int na = p.referenceTokens;
-    const int nb = p.candidateTokens;
+    const int d = w.at;
     const QString& endA = reference.request.response.finishReason;
     const QString& endB = candidate.request.response.finishReason;
-    p.identical = d == na && na == nb && (endA.isEmpty() || endB.isEmpty() || endA == endB);
+    p.identical = w.end == WalkEnd::Identical && (endA.isEmpty() || endB.isEmpty() || endA == endB);
     p.sharedPrefixTokens = d;
     p.sharedPrefixFraction = na > 0 ? double(d) / na : 1;
     p.sharedPrefixChars
         = int(QString::fromUtf8(a.bytes.left(d < na ? a.offsets[std::size_t(d)] : a.bytes.size())).size());
-    const bool bothHaveD = d < na && d < nb;
     if (!p.identical) {
         p.firstDivergence = d;
         p.firstDivergenceChar = p.sharedPrefixChars;
     }
-    // The divergence position itself is compared too: both arms saw the same context there.
-    compareDistributions(a, b, d, bothHaveD ? d + 1 : d, p);
-    if (bothHaveD)
-        atDivergence(*a.tokens[std::size_t(d)], *b.tokens[std::size_t(d)], p);
+    if (w.parted)
+        atDivergence(*a.tokens[std::size_t(w.parted->first)], *b.tokens[std::size_t(w.parted->second)], p);
+    if (w.inGap)
+        p.note = QStringLiteral("the answers part on a character written in pieces (byte tokens the server "
+                                "merged or replaced): no distribution there to compare, KL stops before it");
+    else if (p.klPositions == 0 && (!w.shared.empty() || w.parted))
+        p.note = QStringLiteral("no top lists to compare (top_logprobs)");
     return p;
 }
 

@@ -35,18 +35,46 @@ double probability(double logprob);
 /// `"n_probs"` (> 0).
 bool askedForLogprobs(const nlohmann::json& requestBody);
 
+/// What a logprob entry's bytes and top list are, position-wise. A server sends one entry per
+/// generated token only while every token ends on a whole character; around a character split
+/// across tokens (byte tokens) and around llama-server's stop-string hold-back an entry can hold
+/// another position's text or stand for several positions (docs/methodology.md, "Alignment";
+/// ../shared/reference/server-metrics-and-logprobs.md §2.2–2.5).
+enum class EntryKind {
+    /// One position: its bytes are its token's text, its top list that position's distribution.
+    Clean,
+    /// llama-server held a partial character back and streamed it merged with the next token: the
+    /// bytes are the text of two or more positions, the id, logprob and top list the last one's
+    /// (seen as the entry's own token, listed by id, holding only the tail of its bytes).
+    Merged,
+    /// The first entry with text after one or more "" entries (vLLM's partial characters,
+    /// llama-server's stop-string hold-back): it may carry their text, or their text is lost.
+    AfterHeldBack,
+    /// Its text holds U+FFFD: SGLang's (and some vLLM builds') spelling of a partial character,
+    /// so its bytes are not the answer's.
+    Replacement,
+    /// Bytes that are not UTF-8 and no merge to explain them: pieces that cannot be told apart.
+    InvalidUtf8,
+};
+
 /// One answer as the fidelity measure walks it.
 struct AlignedAnswer {
     /// The entries with text, in order: empty entries (llama-server's held-back text, vLLM's
-    /// partial UTF-8 "") carry no text of their own and are skipped.
+    /// partial UTF-8 "") carry no text of their own and are skipped (the next entry is then
+    /// AfterHeldBack).
     std::vector<const TokenLogprob*> tokens;
     std::vector<qsizetype> offsets; ///< byte offset of each token in `bytes`
+    std::vector<EntryKind> kinds; ///< what each token's entry is
+    /// Generated tokens (positions) each entry stands for: 1 for a clean or U+FFFD entry, 1 + the
+    /// "" entries before an AfterHeldBack one, 2 for a merge of one held-back byte; 0 when unknown
+    /// (a merge of several held-back bytes: one token or several).
+    std::vector<int> positions;
     QByteArray bytes; ///< the tokens' bytes, concatenated
     bool asked = false; ///< the request asked for logprobs
     bool logprobs = false; ///< the server sent logprobs (LogprobStream::present())
-    /// The tokens' bytes hold a U+FFFD (SGLang's and vLLM's stand-in for a partial character):
-    /// their text is not the answer's text.
-    bool replacementChars = false;
+    /// Every entry is Clean or Merged: the bytes are the answer's text as the server emitted it.
+    bool faithful = true;
+    bool opaque(std::size_t i) const { return kinds[i] != EntryKind::Clean; }
 };
 
 AlignedAnswer alignedAnswer(const RunRecord& record);

@@ -70,6 +70,7 @@ void normalizeInto(const std::vector<TokenCandidate>& top, std::vector<Entry>& o
 struct ListMass {
     double tail = 0;
     double smallest = 0; ///< the smallest listed p (0 when the list holds an impossible token)
+    double listed = 0; ///< Σ listed p, at most 1: how much of the distribution the list shows
 
     explicit ListMass(std::vector<Entry>& list)
     {
@@ -78,6 +79,7 @@ struct ListMass {
             e.p = fidelity::probability(e.c->logprob);
             sum += e.p;
         }
+        listed = std::min(sum, 1.0);
         if (sum > 1) {
             for (Entry& e : list)
                 e.p /= sum;
@@ -120,6 +122,13 @@ std::vector<TokenCandidate> normalizedTopList(const std::vector<TokenCandidate>&
 std::optional<double> topListKl(
     const std::vector<TokenCandidate>& reference, const std::vector<TokenCandidate>& candidate)
 {
+    const std::optional<TopListKlEstimate> e = topListKlEstimate(reference, candidate);
+    return e ? std::optional<double>(e->kl) : std::nullopt;
+}
+
+std::optional<TopListKlEstimate> topListKlEstimate(
+    const std::vector<TokenCandidate>& reference, const std::vector<TokenCandidate>& candidate)
+{
     thread_local std::vector<Entry> p, q;
     normalizeInto(reference, p);
     normalizeInto(candidate, q);
@@ -153,7 +162,7 @@ std::optional<double> topListKl(
     kl += klTerm(pm.bucket(missingFromP), qm.bucket(missingFromQ));
     // Both sides are distributions over the same buckets, so KL ≥ 0; rounding (and the floor)
     // may leave a hair below it.
-    return std::isfinite(kl) ? std::max(0.0, kl) : 0.0;
+    return TopListKlEstimate {std::isfinite(kl) ? std::max(0.0, kl) : 0.0, pm.listed, qm.listed};
 }
 
 } // namespace qs

@@ -29,6 +29,26 @@ std::vector<TokenLogprob> parisAnswer()
         token(".", {candidate(".", 0.99)})};
 }
 
+/// A byte token in a top list as llama-server writes it: text cut to valid UTF-8 (""), raw bytes.
+TokenCandidate byteToken(QByteArray bytes, double p, qint64 id)
+{
+    TokenCandidate c = candidate("", p, id);
+    c.bytes = std::move(bytes);
+    return c;
+}
+
+/// llama-server's entry for a partial character held back and merged with the next token: the
+/// text of both (`bytes`), the next token's id, logprob and top list (`own` listed first).
+TokenLogprob mergedEntry(const QByteArray& bytes, const TokenCandidate& own, std::vector<TokenCandidate> rest)
+{
+    rest.insert(rest.begin(), own);
+    TokenLogprob t = token("", std::move(rest), -1, own.id);
+    t.token = QString::fromUtf8(bytes);
+    t.bytes = bytes;
+    t.logprob = own.logprob;
+    return t;
+}
+
 RunResult twoArms(const QString& reference = {})
 {
     RunResult run = makeRun({QStringLiteral("BF16"), QStringLiteral("Q4")});
@@ -345,18 +365,25 @@ TEST(Fidelity, EmptyEntriesAreSkippedWhenAligning)
 
 TEST(Fidelity, PartialCharactersAreNotComparedAsTokens)
 {
+    // SGLang spells each piece of "é" as U+FFFD: the walk stops there; the token before it was
+    // compared, the texts decide the rest.
     const FidelityPrompt p
         = compareAnswers(fidelityAnswer(0, QStringLiteral("t"), 1, {certain("caf"), certain("\xC3\xA9")}),
             fidelityAnswer(1, QStringLiteral("t"), 1,
                 {certain("caf"), certain("\xEF\xBF\xBD"), certain("\xEF\xBF\xBD")}));
     EXPECT_FALSE(p.tokensComparable);
-    EXPECT_FALSE(p.kl.has_value());
-    // Both identical U+FFFD runs compare as tokens.
+    EXPECT_EQ(p.klStoppedAt, 1);
+    EXPECT_EQ(p.klPositions, 1);
+    EXPECT_EQ(p.positionToken, std::vector<int> {0});
+    EXPECT_EQ(*p.kl, 0.0);
+    // Identical U+FFFD runs in identical texts are crossed, never compared as distributions.
     const FidelityPrompt same
         = compareAnswers(fidelityAnswer(0, QStringLiteral("t"), 1, {certain("\xEF\xBF\xBD")}),
             fidelityAnswer(1, QStringLiteral("t"), 1, {certain("\xEF\xBF\xBD")}));
     EXPECT_TRUE(same.tokensComparable);
     EXPECT_TRUE(same.identical);
+    EXPECT_EQ(same.klPositions, 0);
+    EXPECT_EQ(same.partialTokens, 1);
 }
 
 TEST(Fidelity, AServerThatIgnoresLogprobsIsComparedByText)
@@ -516,4 +543,129 @@ TEST(Fidelity, CombinedFilesKeepTheFirstReference)
     // A later file's reference is kept when the first marks none.
     const RunResult d = combineResults({{QStringLiteral("a"), twoArms()}, {QStringLiteral("b"), b}});
     EXPECT_EQ(referenceEndpoint(d), 3);
+}
+
+// The case: the candidate chose a byte token (0xC5) that llama-server held back and sent
+// merged with the next token 'D' as one entry, bytes [197, 68], carrying the NEXT position's top
+// list. The reference's distribution at that position must never be compared with that list.
+TEST(Fidelity, AMergedEntryNeverComparesDistributionsOfDifferentPositions)
+{
+    const std::vector<TokenLogprob> ref {
+        token("The", {candidate("The", 0.9, 1), candidate("A", 0.1, 2)}, -1, 1),
+        token(" cat", {candidate(" cat", 0.7, 3), candidate(" dog", 0.3, 4)}, -1, 3),
+        token(" sat", {candidate(" sat", 0.8, 5), candidate(" ran", 0.2, 6)}, -1, 5)};
+    const TokenCandidate d = candidate("D", 0.6, 7);
+    const std::vector<TokenLogprob> cand {
+        token("The", {candidate("The", 0.8, 1), candidate("A", 0.2, 2)}, -1, 1),
+        token(" cat", {candidate(" cat", 0.6, 3), candidate(" dog", 0.4, 4)}, -1, 3),
+        mergedEntry(QByteArray("\xC5"
+                               "D"),
+            d, {candidate("E", 0.3, 8), byteToken("\x84", 0.1, 9)})};
+    const FidelityPrompt p = compareAnswers(
+        fidelityAnswer(0, QStringLiteral("t"), 1, ref), fidelityAnswer(1, QStringLiteral("t"), 1, cand));
+    EXPECT_TRUE(p.tokensComparable);
+    EXPECT_FALSE(p.identical);
+    EXPECT_EQ(p.firstDivergence, 2);
+    EXPECT_EQ(p.sharedPrefixTokens, 2);
+    // Positions 0 and 1 only: the candidate's distribution at 2 was never sent.
+    EXPECT_EQ(p.positionToken, (std::vector<int> {0, 1}));
+    const double kl0 = 0.9 * std::log(0.9 / 0.8) + 0.1 * std::log(0.1 / 0.2);
+    const double kl1 = 0.7 * std::log(0.7 / 0.6) + 0.3 * std::log(0.3 / 0.4);
+    EXPECT_NEAR(*p.kl, (kl0 + kl1) / 2, kEps);
+    EXPECT_FALSE(p.referenceTokenRank.has_value());
+    EXPECT_FALSE(p.candidateTokenProb.has_value());
+    EXPECT_TRUE(p.note.contains(QStringLiteral("written in pieces"))) << p.note.toStdString();
+    // What the old alignment charged at position 2: the reference's list against the next
+    // position's, many nats, far above the truth.
+    EXPECT_GT(*topListKl(ref[2].top, cand[2].top), 10 * *p.kl);
+}
+
+// Both arms wrote "é" in two byte tokens, merged by llama-server into one entry each: the walk
+// skips the merged entries and resynchronises after them, so the positions after the character
+// are compared again, as the same positions on both sides.
+TEST(Fidelity, ASharedMergedCharacterIsSkippedAndTheWalkResynchronises)
+{
+    const auto answer = [](double p, const char* last) {
+        return std::vector<TokenLogprob> {
+            token("caf", {candidate("caf", p, 1), candidate("the", 1 - p, 2)}, -1, 1),
+            mergedEntry(QByteArray("\xC3\xA9"), byteToken("\xA9", p, 10), {byteToken("\xA8", 1 - p, 11)}),
+            token(" au", {candidate(" au", p, 3), candidate(" et", 1 - p, 4)}, -1, 3),
+            token(
+                last, {candidate(" lait", p, 5), candidate(" noir", 1 - p, 6)}, -1, last[1] == 'l' ? 5 : 6)};
+    };
+    const std::vector<TokenLogprob> ref = answer(0.9, " lait");
+    std::vector<TokenLogprob> cand = answer(0.8, " lait");
+    cand[3] = token(" noir", {candidate(" noir", 0.55, 6), candidate(" lait", 0.45, 5)}, -1, 6);
+    const FidelityPrompt p = compareAnswers(
+        fidelityAnswer(0, QStringLiteral("t"), 1, ref), fidelityAnswer(1, QStringLiteral("t"), 1, cand));
+    EXPECT_TRUE(p.tokensComparable);
+    EXPECT_EQ(p.firstDivergence, 3);
+    EXPECT_EQ(p.positionToken, (std::vector<int> {0, 2, 3}));
+    EXPECT_EQ(p.partialTokens, 1);
+    EXPECT_EQ(p.referenceTokenRank, 2);
+    const double shared = 0.9 * std::log(0.9 / 0.8) + 0.1 * std::log(0.1 / 0.2);
+    const double atD = 0.9 * std::log(0.9 / 0.45) + 0.1 * std::log(0.1 / 0.55);
+    EXPECT_NEAR(*p.kl, (2 * shared + atD) / 3, kEps);
+    EXPECT_EQ(p.logprobDeltaPositions, 2); // the merged entry's logprob is another position's
+}
+
+// The reference's lists hold 60 % of its probability: the arm's KL says it reads low.
+TEST(Fidelity, KlReportsTheMassItsListsHeldAndWhenItIsALowerBound)
+{
+    RunResult run = twoArms(QStringLiteral("BF16"));
+    run.records = {fidelityAnswer(0, QStringLiteral("a"), 1,
+                       {token("x", {candidate("x", 0.5), candidate("y", 0.1)}), certain("z")}),
+        fidelityAnswer(1, QStringLiteral("a"), 1,
+            {token("x", {candidate("x", 0.4), candidate("y", 0.2)}), certain("z")})};
+    Fidelity f = computeFidelity(run, 0);
+    ASSERT_EQ(f.arms.size(), 1u);
+    const FidelityPrompt& p = f.arms[0].prompts[0];
+    ASSERT_EQ(p.positionMass.size(), 2u);
+    EXPECT_NEAR(p.positionMass[0], 0.6, kEps);
+    EXPECT_NEAR(p.positionMass[1], 1.0, kEps);
+    EXPECT_NEAR(*p.klListedMass, 0.8, kEps);
+    EXPECT_NEAR(*f.arms[0].klListedMass, 0.8, kEps);
+    EXPECT_TRUE(f.arms[0].klLowerBound);
+    EXPECT_TRUE(f.arms[0].klLowerBoundNote.contains(QStringLiteral("lower bound")));
+    nlohmann::json j = toJson(f);
+    EXPECT_EQ(j[0]["kl_lower_bound"], true);
+    EXPECT_NEAR(j[0]["kl_listed_mass"].get<double>(), 0.8, kEps);
+    EXPECT_TRUE(j[0]["kl_lower_bound_note"].is_string());
+    EXPECT_NEAR(j[0]["per_prompt"][0]["kl_listed_mass"].get<double>(), 0.8, kEps);
+
+    // Complete lists: no flag, no sentence.
+    run.records = {fidelityAnswer(0, QStringLiteral("a"), 1, parisAnswer()),
+        fidelityAnswer(1, QStringLiteral("a"), 1, {certain("The")})};
+    for (RunRecord& r : run.records)
+        for (TokenLogprob& t : r.request.response.logprobs.tokens)
+            t.top = {candidate(t.token.toUtf8().constData(), 1.0)};
+    f = computeFidelity(run, 0);
+    EXPECT_FALSE(f.arms[0].klLowerBound);
+    j = toJson(f);
+    EXPECT_EQ(j[0]["kl_lower_bound"], false);
+    EXPECT_TRUE(j[0]["kl_lower_bound_note"].is_null());
+}
+
+// Ten runs of one greedy prompt are one piece of evidence: the interval over two prompts, one
+// close to the reference and one far from it, spans both, however many times each was run.
+TEST(Fidelity, TheKlIntervalResamplesPromptsNotRuns)
+{
+    const auto near = std::vector {candidate("a", 0.9), candidate("b", 0.1)};
+    const auto far = std::vector {candidate("a", 0.5), candidate("b", 0.5)};
+    RunResult run = twoArms(QStringLiteral("BF16"));
+    for (int i = 1; i <= 10; ++i) {
+        run.records.push_back(fidelityAnswer(0, QStringLiteral("near"), i, {token("a", near)}));
+        run.records.push_back(fidelityAnswer(1, QStringLiteral("near"), i, {token("a", near)}));
+        run.records.push_back(fidelityAnswer(0, QStringLiteral("far"), i, {token("a", near)}));
+        run.records.push_back(fidelityAnswer(1, QStringLiteral("far"), i, {token("a", far)}));
+    }
+    const Fidelity f = computeFidelity(run, 0);
+    const FidelityArm& a = f.arms[0];
+    const double k = *topListKl(near, far);
+    EXPECT_NEAR(*a.klMean, k / 2, kEps);
+    ASSERT_TRUE(a.klCi);
+    // Two clusters: the resampled means are 0, k/2 or k, so the 95 % interval reaches both ends.
+    EXPECT_NEAR(a.klCi->lo, 0.0, kEps);
+    EXPECT_NEAR(a.klCi->hi, k, kEps);
+    EXPECT_EQ(a.klPrompts, 20);
 }
