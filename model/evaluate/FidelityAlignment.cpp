@@ -486,13 +486,17 @@ void atDivergence(const TokenLogprob& ref, const TokenLogprob& cand, FidelityPro
     }
 }
 
-/// The reference token holding character `c` of its tokens' decoded text (the token count past
-/// the end). Decoded prefixes grow with the token index, so a binary search finds it.
-int tokenAtChar(const AlignedAnswer& a, qsizetype c)
+/// The token of `a` holding character `c` of the text its tokens [from, end) decode to, counted
+/// from token `from` (the token count past the end). Decoded prefixes grow with the token index,
+/// so a binary search finds it.
+int tokenAtChar(const AlignedAnswer& a, std::size_t from, qsizetype c)
 {
+    const qsizetype base = a.offsets[from];
     const auto charsBefore
-        = [&a](std::size_t k) { return QString::fromUtf8(a.bytes.left(a.offsets[k])).size(); };
-    std::size_t lo = 0, hi = a.tokens.size();
+        = [&](std::size_t k) { return QString::fromUtf8(a.bytes.mid(base, a.offsets[k] - base)).size(); };
+    if (c >= QString::fromUtf8(a.bytes.mid(base)).size())
+        return int(a.tokens.size());
+    std::size_t lo = from, hi = a.tokens.size();
     while (lo < hi) {
         const std::size_t mid = (lo + hi) / 2;
         if (charsBefore(mid) <= c)
@@ -500,8 +504,35 @@ int tokenAtChar(const AlignedAnswer& a, qsizetype c)
         else
             hi = mid;
     }
-    const int token = int(lo) - 1;
-    return token < 0 || c >= QString::fromUtf8(a.bytes).size() ? int(a.tokens.size()) : token;
+    return int(lo) - 1;
+}
+
+/// The reference token holding character `c` of its text `x`, where its tokens spell that text:
+/// all of them, the clean ones before the first that does not (partial characters), or the clean
+/// ones after the last that does not. Nothing when the text there is not the tokens'.
+std::optional<int> divergenceToken(const AlignedAnswer& a, const QString& x, qsizetype c)
+{
+    if (a.tokens.empty())
+        return std::nullopt;
+    if (QString::fromUtf8(a.bytes) == x)
+        return tokenAtChar(a, 0, c);
+    std::size_t first = 0;
+    while (first < a.tokens.size() && !a.opaque(first))
+        ++first;
+    const QString head
+        = QString::fromUtf8(first < a.tokens.size() ? a.bytes.left(a.offsets[first]) : a.bytes);
+    if (c < head.size() && x.startsWith(head))
+        return tokenAtChar(a, 0, c);
+    std::size_t last = a.tokens.size();
+    while (last > 0 && !a.opaque(last - 1))
+        --last;
+    if (last == a.tokens.size())
+        return std::nullopt;
+    const QString tail = QString::fromUtf8(a.bytes.mid(a.offsets[last]));
+    const qsizetype tailStart = x.size() - tail.size();
+    if (c >= tailStart && x.endsWith(tail))
+        return tokenAtChar(a, last, c - tailStart);
+    return std::nullopt;
 }
 
 /// Character by character, when the tokens cannot be walked side by side (or not to the end).
@@ -521,12 +552,12 @@ void compareTexts(const AlignedAnswer& a, const AlignedAnswer& b, const RunRecor
     p.sharedPrefixChars = int(p.identical ? x.size() : c);
     if (!p.identical)
         p.firstDivergenceChar = int(c);
-    // The divergence counts the reference's tokens whenever they spell the text compared.
-    if (a.logprobs && (fromTokens || QString::fromUtf8(a.bytes) == x)) {
-        const int token = tokenAtChar(a, c);
-        p.sharedPrefixTokens = p.identical ? p.referenceTokens : token;
+    // The divergence counts the reference's tokens wherever they spell the text compared.
+    const std::optional<int> token = a.logprobs ? divergenceToken(a, x, c) : std::nullopt;
+    if (token) {
+        p.sharedPrefixTokens = p.identical ? p.referenceTokens : *token;
         if (!p.identical)
-            p.firstDivergence = token;
+            p.firstDivergence = *token;
         p.sharedPrefixFraction = p.referenceTokens > 0 ? double(p.sharedPrefixTokens) / p.referenceTokens : 1;
     } else {
         // No tokens to count in: the fraction is of the reference's characters.

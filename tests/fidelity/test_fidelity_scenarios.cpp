@@ -107,6 +107,72 @@ emu::Script deterministicAnswer(const emu::RequestInfo& info)
 }
 
 class SameServer : public testing::TestWithParam<emu::Dialect> { };
+class SplitCharacters : public testing::TestWithParam<emu::Dialect> { };
+
+std::string dialectName(const testing::TestParamInfo<emu::Dialect>& param)
+{
+    return param.param == emu::Dialect::LlamaServer ? std::string("llama")
+        : param.param == emu::Dialect::Vllm         ? "vllm"
+                                                    : "sglang";
+}
+
+/// Three prompts whose answers hold characters written in byte pieces: p0 parts from the
+/// reference ON a split character ("é" where the reference says " Paris"), p1 shares a split "é"
+/// and parts later, p2 does both.
+std::vector<emu::ScriptedDivergence> splitScripts()
+{
+    const auto tokens = [](std::initializer_list<const char*> list) {
+        QStringList out;
+        for (const char* t : list)
+            out << QString::fromUtf8(t);
+        return out;
+    };
+    emu::DivergenceSpec p0;
+    p0.reference = tokens({"The", " capital", " of", " France", " is", " Paris", "."});
+    p0.divergeAt = 3;
+    p0.candidateTail = tokens({"\xC3\xA9", " maybe"});
+    p0.candidateSplitsAtK = true;
+    p0.drift = 0.1;
+    emu::DivergenceSpec p1;
+    p1.reference = tokens({"Caf", "\xC3\xA9", " au", " lait", " is", " nice", "."});
+    p1.sharedSplits = {1};
+    p1.divergeAt = 4;
+    p1.candidateTail = tokens({" was", " fine"});
+    p1.margin = 0.7;
+    p1.drift = 0.2;
+    emu::DivergenceSpec p2;
+    p2.reference = tokens({"Caf", "\xC3\xA9", " au", " lait", "."});
+    p2.sharedSplits = {1};
+    p2.divergeAt = 3;
+    p2.candidateTail = tokens({"\xC3\xB1", " ok"});
+    p2.candidateSplitsAtK = true;
+    p2.drift = 0.3;
+    return {emu::scriptedDivergence(p0), emu::scriptedDivergence(p1), emu::scriptedDivergence(p2)};
+}
+
+emu::ServerConfig serving(
+    emu::Dialect dialect, const std::vector<emu::ScriptedDivergence>& scripts, bool candidate)
+{
+    emu::ServerConfig c;
+    c.dialect = dialect;
+    c.scriptFor = [scripts, candidate](const emu::RequestInfo& info) {
+        const auto& s = scripts.at(std::size_t(promptIndex(info)));
+        return candidate ? s.candidate : s.reference;
+    };
+    return c;
+}
+
+double pooledKl(const std::vector<emu::ScriptedDivergence>& scripts)
+{
+    double sum = 0;
+    int n = 0;
+    for (const auto& s : scripts)
+        for (const double kl : s.expected.kl) {
+            sum += kl;
+            ++n;
+        }
+    return sum / n;
+}
 
 } // namespace
 
@@ -149,12 +215,118 @@ TEST_P(SameServer, TwoArmsGiveNoFlipsKlZeroAndTheWholePrefix)
 }
 
 INSTANTIATE_TEST_SUITE_P(EachDialect, SameServer,
-    testing::Values(emu::Dialect::LlamaServer, emu::Dialect::Vllm, emu::Dialect::Sglang),
-    [](const testing::TestParamInfo<emu::Dialect>& param) {
-        return param.param == emu::Dialect::LlamaServer ? std::string("llama")
-            : param.param == emu::Dialect::Vllm         ? "vllm"
-                                                        : "sglang";
-    });
+    testing::Values(emu::Dialect::LlamaServer, emu::Dialect::Vllm, emu::Dialect::Sglang), dialectName);
+
+// Both arms on one dialect, answers with characters written in byte pieces (issue #23): each
+// server reports the pieces its own way (llama-server one merged entry with the next position's
+// list, vLLM "" then the whole character, SGLang U+FFFD per piece), and the fidelity KL is the
+// scripted truth over the positions both arms show as their own, never a list of one position
+// against another's.
+TEST_P(SplitCharacters, KlIsTheScriptedTruthNotInflatedByMergedPieces)
+{
+    const emu::Dialect dialect = GetParam();
+    const std::vector<emu::ScriptedDivergence> scripts = splitScripts();
+    test::Served reference(serving(dialect, scripts, false));
+    test::Served candidate(serving(dialect, scripts, true));
+    const Measured m = runAndReload(fidelitySuite(int(scripts.size())),
+        {endpointAt(reference, QStringLiteral("ref"), true), endpointAt(candidate, QStringLiteral("cand"))});
+
+    // The wire carries each server's own spelling of p0's "é" at k = 3.
+    for (const RunRecord& r : m.result.records) {
+        if (r.endpoint != 1 || r.test != u"p0")
+            continue;
+        const std::vector<TokenLogprob>& t = r.request.response.logprobs.tokens;
+        EXPECT_EQ(r.request.response.content, QStringLiteral("The capital of\u00E9 maybe"));
+        switch (dialect) {
+        case emu::Dialect::LlamaServer: // one entry: the whole character, the last piece's id and list
+            ASSERT_EQ(t.size(), 5u);
+            EXPECT_EQ(t[3].bytes, QByteArray("\xC3\xA9"));
+            EXPECT_EQ(t[3].top.front().bytes, QByteArray("\xA9"));
+            EXPECT_EQ(t[3].top.front().id, t[3].id);
+            break;
+        case emu::Dialect::Vllm: // "" for the first piece, the whole character on the last
+            ASSERT_EQ(t.size(), 6u);
+            EXPECT_TRUE(t[3].bytes.isEmpty());
+            EXPECT_EQ(t[4].bytes, QByteArray("\xC3\xA9"));
+            break;
+        case emu::Dialect::Sglang: // U+FFFD for each piece
+            ASSERT_EQ(t.size(), 6u);
+            EXPECT_EQ(t[3].bytes, QByteArray("\xEF\xBF\xBD"));
+            EXPECT_EQ(t[4].bytes, QByteArray("\xEF\xBF\xBD"));
+            break;
+        }
+    }
+
+    const nlohmann::json* arm = armFor(m.fidelity, "cand");
+    ASSERT_NE(arm, nullptr) << m.fidelity.dump(1);
+    EXPECT_EQ((*arm)["identical"], 0);
+    EXPECT_NEAR((*arm)["kl_mean"].get<double>(), pooledKl(scripts), Tolerance);
+    EXPECT_NEAR((*arm)["kl_listed_mass"].get<double>(), 1.0, Tolerance);
+    EXPECT_EQ((*arm)["kl_lower_bound"], false);
+    ASSERT_EQ(m.evaluation.fidelity.arms.size(), 1u);
+    for (const FidelityPrompt& p : m.evaluation.fidelity.arms[0].prompts) {
+        const auto& expected = scripts.at(std::size_t(p.test.mid(1).toInt())).expected;
+        SCOPED_TRACE(p.test.toStdString() + ": " + p.note.toStdString());
+        ASSERT_TRUE(p.kl);
+        EXPECT_NEAR(*p.kl, expected.klMean, Tolerance);
+        EXPECT_EQ(p.klPositions, int(expected.kl.size()));
+        // SGLang's reference spells a shared split character as two aligned tokens.
+        const int extra = dialect == emu::Dialect::Sglang && p.test != u"p0" ? 1 : 0;
+        EXPECT_EQ(p.firstDivergence, expected.firstDivergence + extra);
+        if (expected.divergenceHidden) {
+            EXPECT_FALSE(p.referenceTokenRank.has_value());
+        } else {
+            EXPECT_EQ(p.referenceTokenRank, expected.referenceTokenRank);
+            EXPECT_NEAR(p.referenceTokenProb.value_or(-1), expected.referenceTokenProb, Tolerance);
+        }
+        if (expected.meanAbsLogprobDelta) {
+            EXPECT_NEAR(p.meanAbsLogprobDelta.value_or(-1), *expected.meanAbsLogprobDelta, Tolerance);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(EachDialect, SplitCharacters,
+    testing::Values(emu::Dialect::LlamaServer, emu::Dialect::Vllm, emu::Dialect::Sglang), dialectName);
+
+// Across engines: the reference on vLLM, candidates on llama-server and SGLang, sharing p1's split
+// "é". vLLM's "" + "é" and llama-server's merged "é" are the same text in as many tokens, so the
+// walk crosses it; SGLang's U+FFFD pieces hide their text, so the walk stops there and KL covers
+// the token before it only — never a list of one position against another's.
+TEST(FidelityScenario, SplitCharactersAcrossEnginesAreCrossedOrStoppedAt)
+{
+    const std::vector<emu::ScriptedDivergence> scripts = splitScripts();
+    test::Served vllm(serving(emu::Dialect::Vllm, scripts, false));
+    test::Served llama(serving(emu::Dialect::LlamaServer, scripts, true));
+    test::Served sglang(serving(emu::Dialect::Sglang, scripts, true));
+    const Measured m = runAndReload(fidelitySuite(int(scripts.size())),
+        {endpointAt(vllm, QStringLiteral("BF16 vLLM"), true), endpointAt(llama, QStringLiteral("llama")),
+            endpointAt(sglang, QStringLiteral("sglang"))});
+    const nlohmann::json* l = armFor(m.fidelity, "llama");
+    ASSERT_NE(l, nullptr);
+    EXPECT_NEAR((*l)["kl_mean"].get<double>(), pooledKl(scripts), Tolerance);
+    const nlohmann::json* g = armFor(m.fidelity, "sglang");
+    ASSERT_NE(g, nullptr);
+    const auto& p1 = scripts[1].expected;
+    for (const nlohmann::json& p : (*g)["per_prompt"]) {
+        if (p["test"] != "p1")
+            continue;
+        EXPECT_EQ(p["kl_stopped_at"], 1) << p.dump();
+        EXPECT_EQ(p["kl_positions"], 1);
+        EXPECT_NEAR(p["kl"].get<double>(), p1.kl.front(), Tolerance);
+        EXPECT_EQ(p["first_divergence"], p1.firstDivergence); // by the texts, in vLLM's tokens
+    }
+    // The paired ratio compares llama and SGLang (baseline endpoint 1 = llama) on the positions both show.
+    const Evaluation e = evaluate(m.result, 1);
+    for (const FidelityArm& a : e.fidelity.arms) {
+        if (a.endpointLabel != u"sglang")
+            continue;
+        ASSERT_TRUE(a.klVsBaseline);
+        EXPECT_EQ(a.klVsBaseline->baselineLabel, QStringLiteral("llama"));
+        EXPECT_EQ(a.klVsBaseline->prompts, 3);
+        EXPECT_LT(a.klVsBaseline->positions,
+            int(scripts[0].expected.kl.size() + p1.kl.size() + scripts[2].expected.kl.size()));
+    }
+}
 
 // Scripted arms that diverge at token k with known probabilities, across engines: reference on
 // vLLM (no ids, chosen token first), one candidate on llama-server (ids, its own order), one on

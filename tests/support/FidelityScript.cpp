@@ -70,7 +70,16 @@ PositionScript positionOf(const Distribution& d, const QString& chosen)
     PositionScript p;
     p.logprob = logprobOf(d, chosen);
     p.top = d;
+    // A byte piece is named by id: the streamed text (the whole character) is not its name.
+    if (detail::tokenBytes(chosen) != chosen.toUtf8())
+        p.id = tokenIdFor(chosen);
     return p;
+}
+
+/// The last byte piece of a character split across tokens, by its byte-token name.
+QString lastPiece(const QString& character)
+{
+    return detail::byteTokenName(character.toUtf8().right(1));
 }
 
 double klAt(const Distribution& reference, const Distribution& candidate)
@@ -104,6 +113,10 @@ ScriptedDivergence scriptedDivergence(const DivergenceSpec& spec)
     const double drifted = p * std::exp(-std::max(0.0, spec.drift));
     const double ratio = std::exp(-spec.margin);
     const double a = std::min(spec.candidateProb, 0.98 / (1 + ratio));
+    const auto split = [&spec, k](int i) {
+        return i < k
+            && std::find(spec.sharedSplits.begin(), spec.sharedSplits.end(), i) != spec.sharedSplits.end();
+    };
 
     ScriptedDivergence out;
     out.reference = fastScript(ref);
@@ -111,9 +124,12 @@ ScriptedDivergence scriptedDivergence(const DivergenceSpec& spec)
     DivergenceExpectation& e = out.expected;
     e.firstDivergence = k;
     e.sharedPrefixTokens = k;
+    e.divergenceHidden = spec.candidateSplitsAtK;
     double deltaSum = 0;
+    int deltaPositions = 0;
     for (int i = 0; i < int(ref.size()); ++i) {
-        const QString& chosen = ref.at(i);
+        // The token each position chose: a split character's is its last byte piece.
+        const QString chosen = split(i) ? lastPiece(ref.at(i)) : ref.at(i);
         const QStringList fill = fillersFor(chosen, i == k ? candAtK : QString(), i, fillers);
         Distribution r;
         if (i == k)
@@ -124,10 +140,19 @@ ScriptedDivergence scriptedDivergence(const DivergenceSpec& spec)
         if (i > k)
             continue;
         Distribution c;
+        QString candChosen = chosen;
         if (i < k) {
             c = distribution({{chosen, drifted}}, fill);
-            deltaSum += std::abs(logprobOf(r, chosen) - logprobOf(c, chosen));
+            if (!split(i)) {
+                deltaSum += std::abs(logprobOf(r, chosen) - logprobOf(c, chosen));
+                ++deltaPositions;
+            }
+        } else if (spec.candidateSplitsAtK) {
+            // What a server shows for the candidate at k: its last piece's list, one position on.
+            candChosen = lastPiece(candAtK);
+            c = distribution({{candChosen, a}}, fillersFor(candChosen, QString(), i, fillers));
         } else {
+            candChosen = candAtK;
             c = distribution({{candAtK, a}, {chosen, a * ratio}}, fill);
             const double refInCand = logprobOf(c, chosen);
             e.referenceTokenProb = std::exp(refInCand);
@@ -137,8 +162,11 @@ ScriptedDivergence scriptedDivergence(const DivergenceSpec& spec)
                 + int(std::count_if(c.begin(), c.end(),
                     [refInCand](const LogprobCandidate& x) { return x.logprob > refInCand; }));
         }
-        out.candidate.logprobs.positions.push_back(positionOf(c, i < k ? chosen : candAtK));
-        e.kl.push_back(klAt(r, c));
+        out.candidate.logprobs.positions.push_back(positionOf(c, candChosen));
+        if (!split(i) && !(i == k && spec.candidateSplitsAtK)) {
+            e.klPositions.push_back(i);
+            e.kl.push_back(klAt(r, c));
+        }
     }
     // The candidate's own continuation after k: confident, its own fillers.
     for (int j = 1; j < int(tail.size()); ++j) {
@@ -150,8 +178,8 @@ ScriptedDivergence scriptedDivergence(const DivergenceSpec& spec)
     for (const double v : e.kl)
         klSum += v;
     e.klMean = e.kl.empty() ? 0 : klSum / double(e.kl.size());
-    if (k > 0)
-        e.meanAbsLogprobDelta = deltaSum / k;
+    if (deltaPositions > 0)
+        e.meanAbsLogprobDelta = deltaSum / deltaPositions;
     return out;
 }
 

@@ -38,6 +38,16 @@ struct DivergenceSpec {
     /// At k: ln p_cand(its own token) − ln p_cand(the reference's token) (> 0: greedy picks its own).
     double margin = 0.5;
     int fillers = 3; ///< other tokens listed at every position (at least 1)
+    /// Reference tokens (indexes below k) that both arms write as a character split across
+    /// tokens: each is one character of two or more UTF-8 bytes (e.g. "é"), its position's
+    /// distribution its last byte piece's (listed as `<0xA9>`), the bytes before held back by the
+    /// server (docs/emulator.md, "Split characters"). No server shows such a position as one of
+    /// its own, so the fidelity measure must leave it out.
+    std::vector<int> sharedSplits;
+    /// The candidate's own token at k (candidateTail's first, one character of two or more bytes)
+    /// is written in pieces: the position a server shows for it is its last piece's, not the one
+    /// where it parted from the reference, so nothing is comparable at k.
+    bool candidateSplitsAtK = false;
 };
 
 /// What evaluate/Fidelity must find for the pair (positions are token indexes of the answer).
@@ -48,10 +58,16 @@ struct DivergenceExpectation {
     double referenceTokenProb = 0; ///< the candidate's p of the reference's token at k
     double candidateTokenProb = 0; ///< the candidate's p of its own token at k
     double referenceOwnProb = 0; ///< the reference's p of its own token at k
-    std::vector<double> kl; ///< KL(ref‖cand) at positions 0…k (k + 1 values)
+    /// The positions where KL is comparable: 0…k less the split characters' (and less k when the
+    /// candidate splits there).
+    std::vector<int> klPositions;
+    std::vector<double> kl; ///< KL(ref‖cand) at those positions
     double klMean = 0; ///< their mean
-    /// Mean |ln p_ref − ln p_cand| of the chosen token over positions 0…k−1; nullopt when k = 0.
+    /// Mean |ln p_ref − ln p_cand| of the chosen token over positions 0…k−1 that are not split;
+    /// nullopt when none is left.
     std::optional<double> meanAbsLogprobDelta;
+    /// The candidate's token at k is a split character: no rank or probabilities at k (all 0).
+    bool divergenceHidden = false;
 };
 
 struct ScriptedDivergence {
