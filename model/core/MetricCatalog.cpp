@@ -34,36 +34,44 @@ const std::vector<RoleEntry>& roleTable()
             {{QStringLiteral("vllm:kv_cache_usage_perc")}, {QStringLiteral("vllm:gpu_cache_usage_perc")},
                 {QStringLiteral("sglang:token_usage")}, {QStringLiteral("llamacpp:kv_cache_usage_ratio")}}},
         {MetricRole::Preemptions, "preemptions", "Preemptions", "requests",
-            {{QStringLiteral("vllm:num_preemptions_total")}, {QStringLiteral("sglang:num_retracted_requests_total")}}},
+            {{QStringLiteral("vllm:num_preemptions_total")},
+                {QStringLiteral("sglang:num_retracted_requests_total")}}},
         {MetricRole::GeneratedTokens, "generated_tokens", "Generated tokens", "tokens",
-            {{QStringLiteral("llamacpp:tokens_predicted_total")}, {QStringLiteral("vllm:generation_tokens_total")},
+            {{QStringLiteral("llamacpp:tokens_predicted_total")},
+                {QStringLiteral("vllm:generation_tokens_total")},
                 {QStringLiteral("sglang:generation_tokens_total")}}},
         {MetricRole::PromptTokens, "prompt_tokens", "Prompt tokens", "tokens",
             {{QStringLiteral("llamacpp:prompt_tokens_total")}, {QStringLiteral("vllm:prompt_tokens_total")},
                 {QStringLiteral("sglang:prompt_tokens_total")}}},
         {MetricRole::PromptTokensCached, "prompt_tokens_cached", "Prompt tokens from cache", "tokens",
-            {{QStringLiteral("llamacpp:prompt_tokens_cached_total")}, {QStringLiteral("vllm:prompt_tokens_cached_total")},
+            {{QStringLiteral("llamacpp:prompt_tokens_cached_total")},
+                {QStringLiteral("vllm:prompt_tokens_cached_total")},
                 {QStringLiteral("sglang:cached_tokens_total")}}},
         {MetricRole::PromptSeconds, "prompt_seconds", "Prefill time (summed per slot)", "s",
             {{QStringLiteral("llamacpp:prompt_seconds_total")}}},
         {MetricRole::PredictedSeconds, "predicted_seconds", "Generation time (summed per slot)", "s",
             {{QStringLiteral("llamacpp:tokens_predicted_seconds_total")}}},
         {MetricRole::ServerTtft, "server_ttft", "Server TTFT", "s",
-            {{QStringLiteral("vllm:time_to_first_token_seconds")}, {QStringLiteral("sglang:time_to_first_token_seconds")}}},
+            {{QStringLiteral("vllm:time_to_first_token_seconds")},
+                {QStringLiteral("sglang:time_to_first_token_seconds")}}},
         {MetricRole::ServerItl, "server_itl", "Server inter-token latency", "s",
-            {{QStringLiteral("vllm:inter_token_latency_seconds")}, {QStringLiteral("vllm:time_per_output_token_seconds")},
+            {{QStringLiteral("vllm:inter_token_latency_seconds")},
+                {QStringLiteral("vllm:time_per_output_token_seconds")},
                 {QStringLiteral("sglang:inter_token_latency_seconds")},
                 {QStringLiteral("sglang:time_per_output_token_seconds")}}},
         {MetricRole::ServerE2e, "server_e2e", "Server end-to-end latency", "s",
-            {{QStringLiteral("vllm:e2e_request_latency_seconds")}, {QStringLiteral("sglang:e2e_request_latency_seconds")}}},
+            {{QStringLiteral("vllm:e2e_request_latency_seconds")},
+                {QStringLiteral("sglang:e2e_request_latency_seconds")}}},
         {MetricRole::ServerQueue, "server_queue", "Server queue time", "s",
-            {{QStringLiteral("vllm:request_queue_time_seconds")}, {QStringLiteral("sglang:queue_time_seconds")}}},
+            {{QStringLiteral("vllm:request_queue_time_seconds")},
+                {QStringLiteral("sglang:queue_time_seconds")}}},
         {MetricRole::ServerPrefill, "server_prefill", "Server prefill time", "s",
             {{QStringLiteral("vllm:request_prefill_time_seconds")}}},
         {MetricRole::GpuMemoryUsed, "gpu_memory_used", "GPU memory used", "bytes",
             {{QStringLiteral("DCGM_FI_DEV_FB_USED"), MiB}}},
         {MetricRole::GpuMemoryTotal, "gpu_memory_total", "GPU memory total", "bytes",
-            {{QStringLiteral("DCGM_FI_DEV_FB_CAPACITY_BYTES")}, {QStringLiteral("DCGM_FI_DEV_FB_TOTAL"), MiB}}},
+            {{QStringLiteral("DCGM_FI_DEV_FB_CAPACITY_BYTES")},
+                {QStringLiteral("DCGM_FI_DEV_FB_TOTAL"), MiB}}},
         {MetricRole::GpuUtilization, "gpu_utilization", "GPU utilisation", "ratio",
             {{QStringLiteral("DCGM_FI_DEV_GPU_UTIL_RATIO")}, {QStringLiteral("DCGM_FI_DEV_GPU_UTIL"), 0.01}}},
         {MetricRole::GpuPower, "gpu_power", "GPU power", "W",
@@ -91,8 +99,8 @@ const RoleEntry& entry(MetricRole role)
 // Node exporter before 0.16 named meminfo without `_bytes` and in kB.
 const std::vector<CatalogName>& memAvailableNames()
 {
-    static const std::vector<CatalogName> names {
-        {QStringLiteral("node_memory_MemAvailable_bytes")}, {QStringLiteral("node_memory_MemAvailable"), 1024}};
+    static const std::vector<CatalogName> names {{QStringLiteral("node_memory_MemAvailable_bytes")},
+        {QStringLiteral("node_memory_MemAvailable"), 1024}};
     return names;
 }
 
@@ -137,26 +145,43 @@ struct Reading {
     int count = 0;
 };
 
-// The sum of every series named `name` in the sample (sentinels and NaN skipped).
-Reading sumOf(const TelemetrySource& source, const TelemetrySample& sample, const QString& name)
+// Every series named `name` that `selection` keeps, as (index, raw value): sentinels and NaN as no
+// value. In series-table order, since sample values are.
+std::vector<SeriesReading> seriesNamed(const TelemetrySource& source, const TelemetrySample& sample,
+    const QString& name, const SeriesSelection& selection)
+{
+    std::vector<SeriesReading> out;
+    for (const auto& [index, value] : sample.values) {
+        if (index < 0 || std::size_t(index) >= source.series.size())
+            continue;
+        const TelemetrySeries& series = source.series[std::size_t(index)];
+        if (series.name != name || !selection.matches(series))
+            continue;
+        out.push_back(
+            {index, std::isnan(value) || isDcgmSentinel(value) ? std::nullopt : std::optional(value)});
+    }
+    return out;
+}
+
+// The sum of the series named `name` in the sample (sentinels and NaN skipped).
+Reading sumOf(const TelemetrySource& source, const TelemetrySample& sample, const QString& name,
+    const SeriesSelection& selection)
 {
     Reading r;
-    for (const auto& [index, value] : sample.values) {
-        if (index < 0 || std::size_t(index) >= source.series.size() || source.series[std::size_t(index)].name != name)
+    for (const SeriesReading& s : seriesNamed(source, sample, name, selection)) {
+        if (!s.value)
             continue;
-        if (std::isnan(value) || isDcgmSentinel(value))
-            continue;
-        r.value += value;
+        r.value += *s.value;
         ++r.count;
     }
     return r;
 }
 
 std::optional<double> readNames(const TelemetrySource& source, const TelemetrySample& sample,
-    const std::vector<CatalogName>& names, bool average, QString* found)
+    const std::vector<CatalogName>& names, bool average, QString* found, const SeriesSelection& selection)
 {
     for (const CatalogName& n : names) {
-        const Reading r = sumOf(source, sample, n.name);
+        const Reading r = sumOf(source, sample, n.name, selection);
         if (r.count == 0)
             continue;
         if (found)
@@ -298,16 +323,18 @@ bool isDcgmSentinel(double value)
     return value >= 140737488355328.0;
 }
 
-std::optional<double> readRole(
-    const TelemetrySource& source, const TelemetrySample& sample, MetricRole role, QString* found)
+std::optional<double> readRole(const TelemetrySource& source, const TelemetrySample& sample, MetricRole role,
+    QString* found, const SeriesSelection& selection)
 {
     if (!sample.ok())
         return std::nullopt;
     if (role == MetricRole::HostMemoryUsed) {
         QString totalName;
         QString availableName;
-        const auto total = readNames(source, sample, catalogNames(MetricRole::HostMemoryTotal), false, &totalName);
-        const auto available = readNames(source, sample, memAvailableNames(), false, &availableName);
+        const auto total = readNames(
+            source, sample, catalogNames(MetricRole::HostMemoryTotal), false, &totalName, selection);
+        const auto available
+            = readNames(source, sample, memAvailableNames(), false, &availableName, selection);
         if (!total || !available)
             return std::nullopt;
         if (found)
@@ -315,18 +342,21 @@ std::optional<double> readRole(
         return *total - *available;
     }
     if (role == MetricRole::GpuMemoryTotal) {
-        if (auto v = readNames(source, sample, catalogNames(role), false, found))
+        if (auto v = readNames(source, sample, catalogNames(role), false, found, selection))
             return v;
         // Not in DCGM's default CSV: used + free (+ reserved) is the framebuffer.
-        const auto used = readNames(source, sample, catalogNames(MetricRole::GpuMemoryUsed), false, nullptr);
-        const auto free = readNames(source, sample, {{QStringLiteral("DCGM_FI_DEV_FB_FREE"), MiB}}, false, nullptr);
+        const auto used
+            = readNames(source, sample, catalogNames(MetricRole::GpuMemoryUsed), false, nullptr, selection);
+        const auto free = readNames(
+            source, sample, {{QStringLiteral("DCGM_FI_DEV_FB_FREE"), MiB}}, false, nullptr, selection);
         if (!used || !free)
             return std::nullopt;
-        const auto reserved
-            = readNames(source, sample, {{QStringLiteral("DCGM_FI_DEV_FB_RESERVED"), MiB}}, false, nullptr);
+        const auto reserved = readNames(
+            source, sample, {{QStringLiteral("DCGM_FI_DEV_FB_RESERVED"), MiB}}, false, nullptr, selection);
         if (found)
-            *found = reserved ? QStringLiteral("DCGM_FI_DEV_FB_USED + DCGM_FI_DEV_FB_FREE + DCGM_FI_DEV_FB_RESERVED")
-                              : QStringLiteral("DCGM_FI_DEV_FB_USED + DCGM_FI_DEV_FB_FREE");
+            *found = reserved
+                ? QStringLiteral("DCGM_FI_DEV_FB_USED + DCGM_FI_DEV_FB_FREE + DCGM_FI_DEV_FB_RESERVED")
+                : QStringLiteral("DCGM_FI_DEV_FB_USED + DCGM_FI_DEV_FB_FREE");
         return *used + *free + reserved.value_or(0);
     }
     if (isHistogramRole(role)) {
@@ -337,7 +367,26 @@ std::optional<double> readRole(
             *found = h->family;
         return h->sum;
     }
-    return readNames(source, sample, catalogNames(role), averagedRole(role), found);
+    return readNames(source, sample, catalogNames(role), averagedRole(role), found, selection);
+}
+
+std::vector<SeriesReading> readRoleSeries(const TelemetrySource& source, const TelemetrySample& sample,
+    MetricRole role, const SeriesSelection& selection, QString* found)
+{
+    if (!sample.ok() || isHistogramRole(role))
+        return {};
+    for (const CatalogName& n : catalogNames(role)) {
+        std::vector<SeriesReading> out = seriesNamed(source, sample, n.name, selection);
+        if (out.empty())
+            continue;
+        for (SeriesReading& r : out)
+            if (r.value)
+                *r.value *= n.factor;
+        if (found)
+            *found = n.name;
+        return out;
+    }
+    return {};
 }
 
 std::optional<HistogramReading> readHistogram(

@@ -80,11 +80,26 @@ bool keepSeries(const QString& sampleName);
 bool isDcgmSentinel(double value);
 
 /// The value of a gauge or counter `role` in one sample, in the role's unit: the first catalogued
-/// name present, summed over its label sets (engines, GPUs, ranks), DCGM sentinels and NaN
-/// ignored. nullopt when the sample holds no series of the role or the scrape failed.
-/// `found` (optional) receives the family name used, for "where it came from".
+/// name present, summed over its label sets (engines, GPUs, ranks) that `selection` keeps, DCGM
+/// sentinels and NaN ignored. nullopt when the sample holds no series of the role or the scrape
+/// failed. `found` (optional) receives the family name used, for "where it came from".
 std::optional<double> readRole(const TelemetrySource& source, const TelemetrySample& sample, MetricRole role,
-    QString* found = nullptr);
+    QString* found = nullptr, const SeriesSelection& selection = {});
+
+/// One series of a role in one sample, apart from the others.
+struct SeriesReading {
+    int series = -1; ///< index into TelemetrySource::series
+    std::optional<double> value; ///< in the role's unit; nullopt: blank (a DCGM sentinel, NaN)
+};
+/// Each series of a gauge or counter role in one sample, for figures that must follow every GPU
+/// apart: a counter's Δ per label set (a GPU blank in one scrape is a gap in its own counter, not a
+/// drop and a jump of the sum), a sum that is a gap rather than a dip when one GPU is blank. The
+/// series of the first catalogued name that has any in the sample, blank ones included, those
+/// `selection` keeps, in series-table order. Empty when the scrape failed, the sample has none, or
+/// the role has no single name (HostMemoryUsed, GpuMemoryTotal's sum form, histograms). `found`
+/// (optional) receives the name.
+std::vector<SeriesReading> readRoleSeries(const TelemetrySource& source, const TelemetrySample& sample,
+    MetricRole role, const SeriesSelection& selection = {}, QString* found = nullptr);
 
 /// A histogram role in one sample: `_sum` and `_count` summed over label sets (other than `le`),
 /// and the cumulative buckets (upper bound, count) summed per bound, ascending, when kept.

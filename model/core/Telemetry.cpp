@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/core/Telemetry.h"
 
+#include <QUrl>
 #include <algorithm>
 #include <array>
 #include <utility>
@@ -79,6 +80,55 @@ QString TelemetrySeries::key() const
         out += k + QStringLiteral("=\"") + escapeLabelValue(v) + u'"';
     }
     return out + u'}';
+}
+
+bool SeriesSelection::matches(const TelemetrySeries& series) const
+{
+    for (const auto& [name, values] : terms)
+        for (const auto& [label, value] : series.labels)
+            if (label == name && !values.contains(value))
+                return false;
+    return true;
+}
+
+QString SeriesSelection::text() const
+{
+    QStringList parts;
+    for (const auto& [name, values] : terms)
+        parts << name + u'=' + values.join(u';');
+    return parts.join(u'&');
+}
+
+std::optional<SeriesSelection> seriesSelectionOf(const QString& url, QString* error)
+{
+    const qsizetype hash = url.indexOf(u'#');
+    SeriesSelection selection;
+    if (hash < 0)
+        return selection;
+    // Percent-escapes are undone, as a browser would (QUrl may have encoded what was typed).
+    const QString fragment = QUrl::fromPercentEncoding(url.mid(hash + 1).toUtf8());
+    for (const QString& term : fragment.split(u'&', Qt::SkipEmptyParts)) {
+        const qsizetype eq = term.indexOf(u'=');
+        const QString name = term.left(eq).trimmed();
+        QStringList values;
+        for (const QString& v : term.mid(eq + 1).split(u';', Qt::SkipEmptyParts))
+            values << v.trimmed();
+        if (eq <= 0 || name.isEmpty() || values.isEmpty()) {
+            if (error)
+                *error = QStringLiteral("\"#%1\" is not a GPU selection: write LABEL=VALUE[;VALUE…], e.g. "
+                                        "#gpu=0;1 or #UUID=GPU-…, terms joined by &")
+                             .arg(fragment);
+            return std::nullopt;
+        }
+        selection.terms.emplace_back(name, values);
+    }
+    return selection;
+}
+
+QString scrapedUrl(const QString& url)
+{
+    const qsizetype hash = url.indexOf(u'#');
+    return hash < 0 ? url : url.left(hash);
 }
 
 QString telemetrySourceKindId(TelemetrySource::Kind kind)

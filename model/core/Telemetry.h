@@ -35,6 +35,25 @@ struct TelemetrySeries {
     bool operator==(const TelemetrySeries&) const = default;
 };
 
+/// Which series of a metrics page belong to one endpoint, when the page (a DCGM exporter) serves a
+/// whole machine: label terms, each with the values it accepts, e.g. gpu ∈ {0, 1}. Written after
+/// the metrics URL's `#`, which is never sent to the exporter: `http://10.0.0.5:9400/metrics#gpu=0`,
+/// `…#gpu=0;1`, `…#UUID=GPU-5fd4…`, several terms joined by `&`. A term constrains only the series
+/// that carry its label, so a node exporter's host memory passes any GPU selection.
+struct SeriesSelection {
+    std::vector<std::pair<QString, QStringList>> terms; ///< label → the values it accepts
+    bool empty() const { return terms.empty(); }
+    bool matches(const TelemetrySeries& series) const;
+    QString text() const; ///< as written after `#`, e.g. "gpu=0;1"; empty when none
+    bool operator==(const SeriesSelection&) const = default;
+};
+/// The selection a metrics URL carries after `#`: empty when it has none; nullopt (and `error`)
+/// when the part after `#` is not `LABEL=VALUE[;VALUE…][&LABEL=…]`.
+std::optional<SeriesSelection> seriesSelectionOf(const QString& url, QString* error = nullptr);
+/// The URL without its selection: the page that is scraped, and how two endpoints' exporters are
+/// told to be the same.
+QString scrapedUrl(const QString& url);
+
 /// A family a source exposed at least once, kept by name whether or not Quantscope understands
 /// it (the probe and the report list them).
 struct TelemetryFamily {

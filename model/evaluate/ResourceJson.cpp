@@ -30,6 +30,17 @@ json strings(const QStringList& list)
     return out;
 }
 
+/// A figure's own uncertainty (Resources.h, FigureUncertainty), null where not estimated.
+json uncertainty(const ResourceFigure& f)
+{
+    if (!f.value)
+        return nullptr;
+    const FigureUncertainty& u = f.uncertainty;
+    return {{"relative_se", number(u.relativeSe)}, {"interval_low", number(u.low)},
+        {"interval_high", number(u.high)}, {"interval_level", u.relativeSe ? json(0.95) : json(nullptr)},
+        {"blocks", u.blocks}, {"coverage", number(u.coverage)}, {"scaled", u.scaled}};
+}
+
 /// The medians of the per-request breakdowns, and how many requests they rest on.
 json breakdownSummary(const std::vector<TtftBreakdown>& items)
 {
@@ -72,7 +83,9 @@ json toJson(const EndpointResources& e)
     json figures = json::object();
     const auto figure = [&figures](const char* key, const ResourceFigure& f) {
         if (f.value)
-            figures[key] = {{"source", f.source.toStdString()}, {"samples", f.samples}};
+            figures[key] = {{"source", f.source.toStdString()}, {"samples", f.samples},
+                {"whole_machine", f.wholeMachine}, {"series", f.series},
+                {"selection", f.selection.isEmpty() ? json(nullptr) : json(f.selection.toStdString())}};
     };
     figure("memory_idle_bytes", e.memoryIdle);
     figure("memory_peak_bytes", e.memoryPeak);
@@ -96,6 +109,9 @@ json toJson(const EndpointResources& e)
         {"memory_by_concurrency", byConcurrency},
         {"power_median_w", number(e.powerMedian)},
         {"energy_per_token_j", number(e.energyPerToken)},
+        {"power_median_uncertainty", uncertainty(e.powerMedian)},
+        {"energy_per_token_uncertainty", uncertainty(e.energyPerToken)},
+        {"whole_machine", e.wholeMachine},
         {"server_generated_tokens", number(e.serverGeneratedTokens)},
         {"client_generated_tokens", number(e.clientGeneratedTokens)},
         {"server_prompt_tokens", number(e.serverPromptTokens)},

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "model/evaluate/Resources.h"
 
+#include "model/core/Percentile.h"
 #include "model/evaluate/ResourceParts.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace qs {
@@ -54,12 +56,13 @@ bool inside(const std::vector<Interval>& intervals, double atMs)
 
 double overlapMs(const std::vector<Interval>& intervals, double a, double b)
 {
+    // Merged intervals are sorted by their ends too: skip those that end before `a` (an hour's run
+    // has thousands, and every scrape interval asks).
+    auto it = std::upper_bound(
+        intervals.begin(), intervals.end(), a, [](double t, const Interval& i) { return t < i.endMs; });
     double covered = 0;
-    for (const Interval& i : intervals) {
-        if (i.startMs >= b)
-            break;
-        covered += std::max(0.0, std::min(b, i.endMs) - std::max(a, i.startMs));
-    }
+    for (; it != intervals.end() && it->startMs < b; ++it)
+        covered += std::max(0.0, std::min(b, it->endMs) - std::max(a, it->startMs));
     return covered;
 }
 
@@ -70,6 +73,20 @@ double totalMs(const std::vector<Interval>& intervals)
         total += i.endMs - i.startMs;
     return total;
 }
+
+namespace {
+
+/// Whether `other` (a source of another endpoint) reads GPUs that `s`'s figures include.
+bool seesOurGpus(const SourceSamples& s, const TelemetrySource& other, int endpoint)
+{
+    if (other.endpoint == endpoint || scrapedUrl(other.url) != scrapedUrl(s.source->url))
+        return false;
+    // Our selection names our GPUs; another endpoint's figures on the same GPUs are its own
+    // business, unless it names the very same ones.
+    return s.selection.empty() || seriesSelectionOf(other.url) == std::optional(s.selection);
+}
+
+} // namespace
 
 EndpointView::EndpointView(const RunResult& r, int e)
     : run(r)
@@ -89,9 +106,16 @@ EndpointView::EndpointView(const RunResult& r, int e)
     for (auto& [level, intervals] : levels)
         byLevel.emplace_back(level, merged(std::move(intervals)));
     const Telemetry& t = r.telemetry;
-    for (std::size_t i = 0; i < t.sources.size(); ++i)
-        if (t.sources[i].endpoint == e)
-            sources.push_back({int(i), &t.sources[i], {}, nullptr, nullptr});
+    for (std::size_t i = 0; i < t.sources.size(); ++i) {
+        if (t.sources[i].endpoint != e)
+            continue;
+        SourceSamples s {int(i), &t.sources[i], {}, nullptr, nullptr};
+        if (const auto selection = seriesSelectionOf(s.source->url, &s.selectionError))
+            s.selection = *selection;
+        for (const TelemetrySource& other : t.sources)
+            s.shared = s.shared || seesOurGpus(s, other, e);
+        sources.push_back(std::move(s));
+    }
     for (const TelemetrySample& s : t.samples) {
         for (SourceSamples& ss : sources) {
             if (ss.index != s.source)
@@ -125,7 +149,7 @@ std::vector<std::pair<const TelemetrySample*, double>> roleSeries(
     std::vector<std::pair<const TelemetrySample*, double>> out;
     for (const TelemetrySample* sample : s.samples) {
         QString found;
-        if (const auto v = readRole(*s.source, *sample, role, &found)) {
+        if (const auto v = readRole(*s.source, *sample, role, &found, s.selection)) {
             if (family && family->isEmpty())
                 *family = found;
             out.emplace_back(sample, *v);
@@ -138,9 +162,124 @@ const SourceSamples* sourceWith(const EndpointView& view, MetricRole role)
 {
     for (const SourceSamples& s : view.sources)
         for (const TelemetrySample* sample : s.samples)
-            if (readRole(*s.source, *sample, role))
+            if (readRole(*s.source, *sample, role, nullptr, s.selection))
                 return &s;
     return nullptr;
+}
+
+RoleTable roleTable(const SourceSamples& s, MetricRole role)
+{
+    RoleTable t;
+    const std::size_t n = s.samples.size();
+    for (std::size_t k = 0; k < n; ++k) {
+        QString found;
+        for (const SeriesReading& r : readRoleSeries(*s.source, *s.samples[k], role, s.selection, &found)) {
+            if (!r.value)
+                continue;
+            if (t.family.isEmpty())
+                t.family = found;
+            const auto it = std::find(t.series.begin(), t.series.end(), r.series);
+            const auto column = std::size_t(it - t.series.begin());
+            if (it == t.series.end()) {
+                t.series.push_back(r.series);
+                t.values.emplace_back(n);
+            }
+            t.values[column][k] = r.value;
+        }
+    }
+    for (std::size_t k = 0; k < n; ++k)
+        if (s.samples[k]->ok())
+            for (const auto& column : t.values)
+                t.blanks += column[k] ? 0 : 1;
+    return t;
+}
+
+std::vector<std::pair<const TelemetrySample*, double>> Gauge::series() const
+{
+    std::vector<std::pair<const TelemetrySample*, double>> out;
+    for (std::size_t k = 0; k < perSample.size(); ++k)
+        if (perSample[k])
+            out.emplace_back(source->samples[k], *perSample[k]);
+    return out;
+}
+
+Gauge gauge(const SourceSamples& s, MetricRole role)
+{
+    Gauge g;
+    g.source = &s;
+    g.perSample.resize(s.samples.size());
+    const RoleTable t = roleTable(s, role);
+    if (t.series.empty()) { // no per-series name (host memory), or nothing the selection keeps
+        for (std::size_t k = 0; k < s.samples.size(); ++k)
+            g.perSample[k] = readRole(
+                *s.source, *s.samples[k], role, g.family.isEmpty() ? &g.family : nullptr, s.selection);
+        return g;
+    }
+    g.family = t.family;
+    g.gpus = int(t.series.size());
+    g.blanks = t.blanks;
+    const bool mean = role == MetricRole::GpuUtilization || role == MetricRole::GpuTemperature;
+    for (std::size_t k = 0; k < s.samples.size(); ++k) {
+        double sum = 0;
+        bool complete = true;
+        for (const auto& column : t.values) {
+            complete = complete && column[k].has_value();
+            sum += column[k].value_or(0);
+        }
+        if (complete)
+            g.perSample[k] = mean ? sum / double(t.values.size()) : sum;
+    }
+    return g;
+}
+
+void scope(ResourceFigure& f, const SourceSamples& s, int gpus)
+{
+    // A node exporter's is the machine's; an exporter's GPUs are this endpoint's when the URL names
+    // them, or when it reports one GPU that no other endpoint of the run reads.
+    f.series = gpus;
+    f.selection = s.selection.text();
+    f.wholeMachine = gpus == 0 || s.shared || (s.selection.empty() && gpus > 1);
+}
+
+QString blankNote(const QString& where, int blanks)
+{
+    return QStringLiteral("%1: %2 readings of single GPUs were blank or missing (DCGM's sentinel): each is a "
+                          "gap in that GPU's own series, not a zero")
+        .arg(where)
+        .arg(blanks);
+}
+
+double samplePeriod(const SourceSamples& s)
+{
+    std::vector<double> gaps;
+    double last = std::numeric_limits<double>::quiet_NaN();
+    for (const TelemetrySample* x : s.samples) {
+        if (!x->ok())
+            continue;
+        if (!std::isnan(last) && x->atMs > last)
+            gaps.push_back(x->atMs - last);
+        last = x->atMs;
+    }
+    return percentile(std::move(gaps), 50).value_or(double(DefaultScrapeMs));
+}
+
+std::vector<double> goodTimes(const SourceSamples& s)
+{
+    std::vector<double> out;
+    for (const TelemetrySample* x : s.samples)
+        if (x->ok())
+            out.push_back(x->atMs);
+    return out;
+}
+
+double medianRequestMs(const EndpointView& view)
+{
+    std::vector<double> durations;
+    for (const RunRecord* r : view.records) {
+        const Interval i = requestInterval(*r);
+        durations.push_back(i.endMs - i.startMs);
+    }
+    return percentile(std::move(durations), 50).value_or(0);
 }
 
 } // namespace resources
@@ -361,6 +500,47 @@ void computeCounters(const EndpointView& view, EndpointResources& out)
             "not measured");
 }
 
+/// Where the GPU figures are the whole machine's for want of a selection, or a selection matched
+/// no GPU: what to write instead.
+QStringList scopeNotes(const EndpointView& view, const EndpointResources& out)
+{
+    QStringList notes;
+    for (const SourceSamples& s : view.sources) {
+        // Figures name their page as "FAMILY @ URL" (energy goes on with ": …").
+        const QString at = QStringLiteral(" @ ") + s.source->url;
+        int gpus = 0;
+        for (const ResourceFigure* f : {&out.memoryPeak, &out.powerMedian, &out.energyPerToken})
+            if (f->value && (f->source.endsWith(at) || f->source.contains(at + u':')))
+                gpus = std::max(gpus, f->series);
+        if (s.selection.empty() && gpus > 1)
+            notes << QStringLiteral(
+                "%1 reports %2 GPUs and its URL names none of them: this endpoint's GPU memory, power "
+                "and energy are all %2 GPUs' (the whole machine's, whatever else runs there); name "
+                "its GPUs after the URL, e.g. %1#gpu=0 (or #UUID=…), to attribute them")
+                         .arg(scrapedUrl(s.source->url))
+                         .arg(gpus);
+        if (s.selection.empty())
+            continue;
+        // A selection that keeps no GPU series of the page leaves its GPU figures unmeasured.
+        QStringList seen;
+        bool kept = false;
+        for (const TelemetrySeries& series : s.source->series) {
+            if (!series.name.startsWith(QStringLiteral("DCGM_FI_")))
+                continue;
+            kept = kept || s.selection.matches(series);
+            for (const auto& [label, values] : s.selection.terms)
+                if (const QString v = series.label(label); !v.isEmpty() && !seen.contains(label + u'=' + v))
+                    seen << label + u'=' + v;
+        }
+        if (!kept && !seen.isEmpty())
+            notes << QStringLiteral(
+                "%1: the selection #%2 matches none of the page's GPUs (it has %3): its GPU "
+                "figures are not measured")
+                         .arg(scrapedUrl(s.source->url), s.selection.text(), seen.join(QStringLiteral(", ")));
+    }
+    return notes;
+}
+
 void dropCounterFigures(EndpointResources& out)
 {
     out.serverGeneratedTokens.reset();
@@ -386,8 +566,11 @@ EndpointResources computeEndpoint(const RunResult& result, int e)
     if (view.sources.empty())
         return out;
     for (const SourceSamples& s : view.sources) {
+        if (!s.selectionError.isEmpty())
+            out.notes << QStringLiteral("%1: %2; its figures are read as the whole machine's")
+                             .arg(scrapedUrl(s.source->url), s.selectionError);
         for (const TelemetrySource& other : result.telemetry.sources) {
-            if (other.url != s.source->url || other.endpoint == e || other.endpoint < 0
+            if (!seesOurGpus(s, other, e) || other.endpoint < 0
                 || std::size_t(other.endpoint) >= result.endpoints.size())
                 continue;
             out.notes << QStringLiteral(
@@ -398,6 +581,7 @@ EndpointResources computeEndpoint(const RunResult& result, int e)
         }
     }
     computeGauges(view, out);
+    out.notes << scopeNotes(view, out);
     computeCounters(view, out);
     computeServerLatency(view, out);
     for (const SourceSamples& s : view.sources) {

@@ -17,12 +17,59 @@ namespace qs {
 // its records. Pure: no I/O, no clock. Every figure says where it came from (which metric at which
 // URL), and is nullopt — "not measured", never 0 — when the samples cannot support it.
 
+/// How far a figure that a decision compares can be trusted: set for energy per token and median
+/// power, left empty (nullopt, 0) for the others.
+///
+/// Where it comes from. The serving time is cut into 3–10 consecutive blocks, each at least four
+/// times as long as the slowest of: the scrape period, the exporter's update period (how often its
+/// counter moved) and the median request, with every cut on a scrape. The figure is computed per
+/// block (energy per token as each block's joules ÷ its tokens, a request's tokens spread over its
+/// time; power as each block's median), and the spread between blocks gives its standard error
+/// (batch means: the blocks are far enough apart in time to be nearly independent, and hold
+/// different prompts, so prompt-to-prompt variation widens it). Energy per token adds two more
+/// terms: the steps of a counter at the edges of serving (which side of an edge a step belongs to,
+/// ±0.29 step per edge), and, when part of the serving was not covered by samples and the joules
+/// were scaled up for it, the uncovered share × the spread of the blocks' power.
+///
+/// Contract for a decision ("not worse than the baseline by more than a margin m, and more than
+/// the figures' own uncertainty"): for candidate value c and baseline value b, ln(c/b) has standard
+/// error √(relativeSe_c² + relativeSe_b²) (two runs, or two endpoints' own exporters, err
+/// independently). With z ≈ 1.96 (or the larger Student t of the fewer blocks), c/b · e^{±z·se} is
+/// the ratio's interval: pass when its upper end is within 1 + m, fail when its lower end is above,
+/// inconclusive otherwise. When `relativeSe` is nullopt but the value is not, the run was too short
+/// for the figure to measure its own uncertainty: treat it as unable to settle a close call. A low
+/// `coverage` (below 0.9) or `scaled` says the figure rests on part of the serving time; whole-
+/// machine figures (ResourceFigure::wholeMachine) may include other servers' work.
+struct FigureUncertainty {
+    /// Standard error ÷ value (0.03 = ±3 %); nullopt when not estimated (fewer than 3 blocks).
+    std::optional<double> relativeSe;
+    /// ≈ 95 % interval in the figure's unit: value · e^{∓t·relativeSe}, t the Student quantile for
+    /// blocks − 1 degrees of freedom (so a 3-block figure's interval is wide). nullopt with relativeSe.
+    std::optional<double> low;
+    std::optional<double> high;
+    int blocks = 0; ///< blocks the spread was measured over (≥ 3 when relativeSe is set)
+    /// Share 0–1 of the serving time the samples covered (between two good readings of every
+    /// series, no failed scrape or blank in between for a gauge); nullopt when not measured.
+    std::optional<double> coverage;
+    /// Energy: the joules were scaled by serving ÷ covered time, i.e. the uncovered time was
+    /// assumed to draw the covered time's power.
+    bool scaled = false;
+};
+
 /// A number and its provenance, e.g. {63.2e9, "node_memory_MemTotal_bytes − node_memory_MemAvailable_bytes
 /// @ http://10.0.0.5:9100/metrics", 42 samples}.
 struct ResourceFigure {
     std::optional<double> value;
     QString source; ///< "FAMILY @ URL" (or a formula of families); empty when not measured
     int samples = 0; ///< how many samples it rests on
+    FigureUncertainty uncertainty = {}; ///< energy per token and median power only
+    /// The figure is the whole machine's, not only this endpoint's: host memory (a node exporter
+    /// reports the machine), or GPU figures summed over every GPU of an exporter that reports
+    /// more than one (or is scraped for another endpoint too) when the URL names none of them
+    /// (`…/metrics#gpu=0;1`). Other processes' work on those GPUs is in it.
+    bool wholeMachine = false;
+    int series = 0; ///< GPU series summed or averaged (one per GPU); 0 for host and runtime figures
+    QString selection = {}; ///< the URL's GPU selection applied, e.g. "gpu=0;1"; empty when none
 };
 
 /// Memory while `concurrency` requests of this endpoint were in flight (the seeds' idle / 1 / 5
@@ -88,9 +135,12 @@ struct EndpointResources {
     ResourceFigure memoryTotal; ///< bytes: the budget's denominator, when exposed
     std::vector<ConcurrencyResources> byConcurrency; ///< ascending concurrency
     ResourceFigure gpuUtilizationMedian; ///< ratio 0–1, while serving
-    ResourceFigure powerMedian; ///< W, while serving
-    /// J per generated token while serving: Δ energy counter (or power integrated over time) over
-    /// the intervals this endpoint had requests in flight, ÷ the completion tokens it recorded.
+    ResourceFigure powerMedian; ///< W, while serving; with its uncertainty
+    /// J per generated token while serving, ÷ the completion tokens it recorded (docs/methodology.md
+    /// §10): the energy counter's Δ per GPU over the scrape intervals that touched serving (or, for
+    /// a counter that moves in steps, the update period after it), less the idle power over their
+    /// idle part; or the power gauge integrated over serving. Scaled by serving ÷ covered time when
+    /// samples missed part of it. With its uncertainty.
     ResourceFigure energyPerToken;
     ResourceFigure kvCachePeak; ///< ratio 0–1
     ResourceFigure waitingPeak; ///< requests queued on the server, highest sample
@@ -109,6 +159,8 @@ struct EndpointResources {
     std::vector<TtftBreakdown> ttftBreakdown; ///< measured requests where the server says enough
     ForeignLoad foreignLoad;
     bool restarted = false; ///< a counter went down or the process start time changed
+    /// Any memory, power or energy figure is the whole machine's (ResourceFigure::wholeMachine).
+    bool wholeMachine = false;
     int failedScrapes = 0;
     QStringList notes; ///< e.g. "exporter http://…:9400 down from 12.3 s to 15.0 s (gap)"
 };
@@ -130,7 +182,12 @@ QString bytesText(double bytes);
 /// {"endpoint", "sources", "memory_idle_bytes", "memory_peak_bytes", "memory_by_concurrency":
 ///  {"<c>": {"median_bytes", "peak_bytes"}}, "power_median_w", "energy_per_token_j",
 ///  "server_generated_tokens", "client_generated_tokens", "server_prompt_tokens",
-///  "client_prompt_tokens", …} with null where not measured, plus each figure's source.
+///  "client_prompt_tokens", …} with null where not measured, plus each figure's source. The
+/// figures a decision compares carry their FigureUncertainty as "power_median_uncertainty" and
+/// "energy_per_token_uncertainty": {"relative_se", "interval_low", "interval_high",
+/// "interval_level" (0.95), "blocks", "coverage", "scaled"} (null where not estimated);
+/// "whole_machine" is EndpointResources::wholeMachine, and each "figure_sources" entry says its own
+/// "whole_machine", "series" and "selection".
 nlohmann::json toJson(const ResourceReport& report);
 
 } // namespace qs

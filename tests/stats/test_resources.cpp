@@ -188,6 +188,13 @@ TEST(Resources, HostMemoryIdlePeakMedianAndPerConcurrencyFollowTheScript)
     EXPECT_EQ(r.failedScrapes, 0);
     EXPECT_EQ(r.foreignLoad.samples, 0);
     EXPECT_TRUE(r.notes.isEmpty()) << r.notes.join(u'\n').toStdString();
+    // A node exporter reports the machine; the one GPU of a DCGM exporter no other endpoint reads
+    // is this endpoint's.
+    EXPECT_TRUE(r.memoryPeak.wholeMachine);
+    EXPECT_EQ(r.memoryPeak.series, 0);
+    EXPECT_FALSE(r.powerMedian.wholeMachine);
+    EXPECT_EQ(r.powerMedian.series, 1);
+    EXPECT_TRUE(r.wholeMachine);
 }
 
 TEST(Resources, EnergyCounterOverTheServingIntervalsPerCompletionToken)
@@ -226,7 +233,7 @@ TEST(Resources, EnergyCounterWithPowerThatFollowsTheLoad)
     EXPECT_TRUE(r.memoryKind.isEmpty());
 }
 
-TEST(Resources, WithoutAnEnergyCounterPowerIsIntegratedAndGapsAreLeftOut)
+TEST(Resources, WithoutAnEnergyCounterPowerIsIntegratedAndAGapIsScaledNotLost)
 {
     RunResult run = makeRun({QStringLiteral("gpu")});
     run.records = {timed(0, 1000, 1000, 1, 10, true), timed(0, 3000, 2000, 1, 40),
@@ -247,12 +254,18 @@ TEST(Resources, WithoutAnEnergyCounterPowerIsIntegratedAndGapsAreLeftOut)
     ASSERT_TRUE(r.energyPerToken.value);
     EXPECT_NEAR(*r.energyPerToken.value, 1350.0 / 190.0, 1e-9);
     EXPECT_TRUE(r.energyPerToken.source.contains(QStringLiteral("integrated over time")));
-    // The failed scrape at 3.5 s: the 3–4 s interval is not interpolated, 150 J fewer.
+    EXPECT_EQ(r.energyPerToken.uncertainty.coverage, 1.0);
+    EXPECT_FALSE(r.energyPerToken.uncertainty.scaled);
+    // The failed scrape at 3.5 s: the 3–4 s interval is not interpolated, and the 8 s covered
+    // stand for all 9 (1200 J read, scaled by 9/8), where they used to be divided by every token.
     const EndpointResources g = computeResources(gapped).endpoints[0];
     ASSERT_TRUE(g.energyPerToken.value);
-    EXPECT_NEAR(*g.energyPerToken.value, 1200.0 / 190.0, 1e-9);
+    EXPECT_NEAR(*g.energyPerToken.value, 1200.0 * 9.0 / 8.0 / 190.0, 1e-9);
+    EXPECT_NEAR(*g.energyPerToken.uncertainty.coverage, 8.0 / 9.0, 1e-9);
+    EXPECT_TRUE(g.energyPerToken.uncertainty.scaled);
     EXPECT_EQ(g.failedScrapes, 1);
-    EXPECT_TRUE(g.notes.join(u'\n').contains(QStringLiteral("1.0 s of serving left out")))
+    EXPECT_TRUE(
+        g.notes.join(u'\n').contains(QStringLiteral("energy per token rests on 89 % of the serving time")))
         << g.notes.join(u'\n').toStdString();
     EXPECT_TRUE(g.notes.join(u'\n').contains(QStringLiteral("http://gpu:9400/metrics failed once at 3.5 s: "
                                                             "connection refused")));
@@ -362,6 +375,10 @@ TEST(Resources, AnExporterSharedByTwoEndpointsIsTheMachines)
     EXPECT_TRUE(report.endpoints[0].notes.join(u'\n').contains(
         QStringLiteral("http://box:9400/metrics is also scraped for \"B\": its figures are the machine's")));
     EXPECT_TRUE(report.endpoints[1].notes.join(u'\n').contains(QStringLiteral("also scraped for \"A\"")));
+    for (const EndpointResources& e : report.endpoints) {
+        EXPECT_TRUE(e.memoryPeak.wholeMachine) << "one GPU, but two endpoints read it";
+        EXPECT_TRUE(e.wholeMachine);
+    }
     // A served [1, 2] s: the sample at 1.25 s; B served [3, 4] s: the sample at 3.25 s.
     EXPECT_DOUBLE_EQ(*report.endpoints[0].memoryPeak.value, 1001 * MiB);
     EXPECT_DOUBLE_EQ(*report.endpoints[1].memoryPeak.value, 1003 * MiB);
@@ -420,6 +437,13 @@ TEST(Resources, JsonCarriesTheScriptedFiguresAndTheirSources)
     EXPECT_EQ(e["figure_sources"]["power_median_w"]["source"],
         "DCGM_FI_DEV_POWER_USAGE @ http://spark:9400/metrics");
     EXPECT_EQ(e["figure_sources"]["memory_peak_bytes"]["samples"], 18);
+    EXPECT_EQ(e["figure_sources"]["memory_peak_bytes"]["whole_machine"], true);
+    EXPECT_EQ(e["figure_sources"]["power_median_w"]["whole_machine"], false);
+    EXPECT_EQ(e["figure_sources"]["power_median_w"]["series"], 1);
+    EXPECT_TRUE(e["figure_sources"]["power_median_w"]["selection"].is_null());
+    EXPECT_EQ(e["whole_machine"], true);
+    EXPECT_EQ(e["energy_per_token_uncertainty"]["coverage"], 1.0);
+    EXPECT_TRUE(e["energy_per_token_uncertainty"]["relative_se"].is_null()) << "9 s of serving is too short";
 }
 
 namespace {

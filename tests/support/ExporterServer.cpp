@@ -95,6 +95,13 @@ ExporterConfig ExporterConfig::simulated(
 }
 
 struct ExporterServer::Impl {
+    /// What one page shows: the values and the energy counter as of one reading.
+    struct Shown {
+        ExporterValues values;
+        double energyMj = 0;
+        double elapsedMs = 0; ///< when they were read
+    };
+
     explicit Impl(ExporterConfig c)
         : config(std::move(c))
         , startNs(qs::monotonicNs())
@@ -102,6 +109,7 @@ struct ExporterServer::Impl {
         , energyMj(config.energyStartMillijoules)
         , fault(config.fault)
     {
+        shown = read(startNs);
     }
 
     ExporterValues valuesAt(double elapsedMs) const
@@ -129,7 +137,24 @@ struct ExporterServer::Impl {
         }
     }
 
-    QByteArray dcgmPage(const ExporterValues& v, double energy) const;
+    // The counter now: scripted, or integrated (called with `mutex` held).
+    double counterNow(qint64 nowNs)
+    {
+        if (config.energyJoules)
+            return config.energyStartMillijoules
+                + 1000.0 * config.energyJoules(double(nowNs - startNs) / 1e6);
+        integrate(nowNs);
+        return energyMj;
+    }
+
+    // Called with `mutex` held.
+    Shown read(qint64 nowNs)
+    {
+        const double elapsedMs = double(nowNs - startNs) / 1e6;
+        return {valuesAt(elapsedMs), counterNow(nowNs), elapsedMs};
+    }
+
+    QByteArray dcgmPage(const Shown& s) const;
     QByteArray nodePage(const ExporterValues& v, bool openMetrics) const;
     QByteArray page(bool openMetrics);
 
@@ -138,6 +163,7 @@ struct ExporterServer::Impl {
     mutable std::mutex mutex; // energy, fault, huge body
     qint64 lastIntegrationNs;
     double energyMj;
+    Shown shown; // the last refresh, when config.updateMs > 0
     ExporterFault fault;
     QByteArray hugeBody;
     std::atomic<int> scrapes {0};
@@ -148,12 +174,15 @@ struct ExporterServer::Impl {
     QList<QPointer<QTcpSocket>> sockets;
 };
 
-QByteArray ExporterServer::Impl::dcgmPage(const ExporterValues& v, double energy) const
+QByteArray ExporterServer::Impl::dcgmPage(const Impl::Shown& s) const
 {
+    const ExporterValues& v = s.values;
     std::string out;
     const auto field = [&](const char* name, const char* type, const char* help, const std::string& value) {
         out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
         for (int gpu = 0; gpu < std::max(1, config.gpus); ++gpu) {
+            // DCGM's int64 blank (0x7ffffffffffffff0), as the exporter prints a failed read.
+            const bool isBlank = config.blank && config.blank(gpu, s.elapsedMs);
             char uuid[64];
             std::snprintf(uuid, sizeof uuid, "GPU-5fd4e6b0-1b0c-4b5e-9c5a-%012d", gpu);
             char bus[32];
@@ -161,7 +190,8 @@ QByteArray ExporterServer::Impl::dcgmPage(const ExporterValues& v, double energy
             out += std::string(name) + "{gpu=\"" + std::to_string(gpu) + "\",UUID=\"" + uuid
                 + "\",pci_bus_id=\"" + bus + "\",device=\"nvidia" + std::to_string(gpu) + "\",modelName=\""
                 + config.modelName.toStdString() + "\",Hostname=\"" + config.hostname.toStdString()
-                + "\",DCGM_FI_DRIVER_VERSION=\"" + config.driverVersion.toStdString() + "\"} " + value + "\n";
+                + "\",DCGM_FI_DRIVER_VERSION=\"" + config.driverVersion.toStdString() + "\"} "
+                + (isBlank ? std::string("9223372036854775792") : value) + "\n";
         }
     };
     field("DCGM_FI_DEV_SM_CLOCK", "gauge", "SM clock frequency (in MHz).",
@@ -170,7 +200,7 @@ QByteArray ExporterServer::Impl::dcgmPage(const ExporterValues& v, double energy
     field("DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C).", integer(v.temperatureC));
     field("DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W).", fixed6(v.powerW));
     field("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "counter", "Total energy consumption since boot (in mJ).",
-        integer(energy));
+        integer(s.energyMj));
     field("DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %).", integer(v.utilization * 100));
     field("DCGM_FI_DEV_MEM_COPY_UTIL", "gauge", "Memory utilization (in %).", integer(0));
     if (config.framebuffer) {
@@ -208,17 +238,14 @@ QByteArray ExporterServer::Impl::nodePage(const ExporterValues& v, bool openMetr
 
 QByteArray ExporterServer::Impl::page(bool openMetrics)
 {
-    const qint64 now = qs::monotonicNs();
-    double energy = 0;
+    Impl::Shown s;
     {
         std::lock_guard lock(mutex);
-        integrate(now);
-        energy = energyMj;
+        s = config.updateMs > 0 ? shown : read(qs::monotonicNs());
     }
-    const ExporterValues v = valuesAt(double(now - startNs) / 1e6);
     if (config.kind == ExporterKind::Node)
-        return nodePage(v, openMetrics);
-    QByteArray body = dcgmPage(v, energy);
+        return nodePage(s.values, openMetrics);
+    QByteArray body = dcgmPage(s);
     if (openMetrics)
         body += "# EOF\n";
     return body;
@@ -264,6 +291,17 @@ ExporterServer::ExporterServer(ExporterConfig config, QObject* parent)
         d->integrate(qs::monotonicNs());
     });
     d->integrationTimer->start();
+    if (d->config.updateMs > 0) {
+        // The exporter's collect loop: one reading per period, shown until the next.
+        auto* refresh = new QTimer(this);
+        refresh->setTimerType(Qt::PreciseTimer);
+        refresh->setInterval(d->config.updateMs);
+        QObject::connect(refresh, &QTimer::timeout, this, [this] {
+            std::lock_guard lock(d->mutex);
+            d->shown = d->read(qs::monotonicNs());
+        });
+        refresh->start();
+    }
 }
 
 ExporterServer::~ExporterServer()
@@ -420,8 +458,7 @@ ExporterFault ExporterServer::fault() const
 double ExporterServer::energyMillijoules()
 {
     std::lock_guard lock(d->mutex);
-    d->integrate(qs::monotonicNs());
-    return d->energyMj;
+    return d->counterNow(qs::monotonicNs());
 }
 
 int ExporterServer::scrapes() const

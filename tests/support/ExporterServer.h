@@ -73,6 +73,20 @@ struct ExporterConfig {
     std::function<ExporterValues(double elapsedMs)> values;
     /// DCGM's energy counter at start, mJ (it counts since boot).
     double energyStartMillijoules = 1.5e9;
+    /// A scripted energy counter, J since start (e.g. a step per finished request): when set, the
+    /// counter shows energyStartMillijoules + 1000 × this and moves only as the script says;
+    /// otherwise it is the power integrated over real time. Called on the exporter's thread and
+    /// by energyMillijoules(): it must be thread-safe.
+    std::function<double(double elapsedMs)> energyJoules;
+    /// How often the exporter refreshes what it shows (dcgm-exporter's `-c`: 30 s by default, 1–30
+    /// s in practice): every `updateMs` it reads the values and the counter once, and every scrape
+    /// until the next refresh answers with those, so a counter moves in steps. 0: every scrape
+    /// shows that moment's values.
+    int updateMs = 0;
+    /// DCGM: whether GPU `gpu`'s fields are blank at `elapsedMs` (the exporter then writes DCGM's
+    /// int64 blank sentinel for each of them, as it does when reading that GPU failed). Must be
+    /// thread-safe.
+    std::function<bool(int gpu, double elapsedMs)> blank;
     /// Serve OpenMetrics (with `# EOF`) when the Accept header asks for it.
     bool openMetrics = false;
     ExporterFault fault = ExporterFault::None;
@@ -105,7 +119,8 @@ public:
     /// again on the same port (false when that failed).
     bool setFault(ExporterFault fault);
     ExporterFault fault() const;
-    /// The energy counter now, mJ (integrated over real time, as the page shows it).
+    /// The energy counter now, mJ (integrated over real time, or scripted), before any refresh
+    /// period holds it back from the page.
     double energyMillijoules();
     int scrapes() const; ///< GET /metrics answered so far
 

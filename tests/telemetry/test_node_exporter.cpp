@@ -4,9 +4,9 @@
 // the kernel says in /proc/meminfo.
 #include "model/core/Clock.h"
 #include "model/core/MetricCatalog.h"
-#include "model/wire/HttpConnection.h"
 #include "model/wire/PrometheusText.h"
 #include "model/wire/ScrapeReduction.h"
+#include "tests/telemetry/PageFetch.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -21,6 +21,9 @@
 namespace qs {
 namespace {
 
+using test::fetch;
+using test::Fetched;
+
 constexpr const char* kExporter = "prometheus-node-exporter";
 
 quint16 freePort()
@@ -28,33 +31,6 @@ quint16 freePort()
     QTcpServer probe;
     probe.listen(QHostAddress::LocalHost, 0);
     return probe.serverPort();
-}
-
-struct Fetched {
-    int status = 0;
-    QByteArray contentType;
-    QByteArray body;
-    QString failure;
-};
-
-Fetched fetch(const QUrl& url)
-{
-    HttpConnection connection;
-    Fetched out;
-    connection.onBody = [&](QByteArrayView piece, qint64) { out.body.append(piece); };
-    QEventLoop loop;
-    QObject::connect(&connection, &HttpConnection::finished, &loop, &QEventLoop::quit);
-    HttpConnection::Request request;
-    request.url = url;
-    request.headers.append(qMakePair(QByteArray("Accept"), QByteArray("text/plain;version=0.0.4")));
-    request.timeouts.totalMs = 10000;
-    connection.start(request);
-    loop.exec();
-    out.status = connection.response().statusCode();
-    out.contentType = connection.response().header("content-type");
-    if (connection.failure().isFailure())
-        out.failure = connection.failure().text();
-    return out;
 }
 
 // kB values of /proc/meminfo, as bytes.
