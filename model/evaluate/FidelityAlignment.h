@@ -13,6 +13,7 @@
 #include <QString>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace qs::fidelity {
@@ -78,6 +79,34 @@ struct AlignedAnswer {
 };
 
 AlignedAnswer alignedAnswer(const RunRecord& record);
+
+/// How the walk of two answers ended.
+enum class WalkEnd {
+    Identical, ///< both answers' tokens ran out together
+    Diverged, ///< at `at`: a different token, or one answer ended first
+    Stopped, ///< at `at`: a partial-character gap it could not cross; the texts decide the rest
+};
+
+/// Two answers' tokens walked side by side. Only clean entries are compared; wherever either
+/// side's entry is not one position's own (EntryKind), both sides skip to where their bytes line
+/// up again (a gap) and go on only if they provably wrote the same text in as many tokens there.
+struct Walk {
+    std::vector<std::pair<int, int>> shared; ///< (reference, candidate) tokens chosen alike
+    std::optional<std::pair<int, int>> parted; ///< the clean pair at the divergence, when there is one
+    WalkEnd end = WalkEnd::Identical;
+    int at = 0; ///< reference token where the walk ended
+    bool inGap = false; ///< the divergence fell inside a gap: no distribution there to compare
+    int partial = 0; ///< reference tokens inside the gaps crossed
+    QString why; ///< the tokens cannot be walked at all (tokenizers differ): no KL
+    QString stop; ///< why the walk stopped (WalkEnd::Stopped)
+};
+
+/// Walks two answers' tokens side by side (FidelityWalk.cpp): clean entries pair by pair; around
+/// entries that are not one position's own, a gap that is crossed, parted in, or stopped at
+/// (docs/methodology.md, "Alignment"). The records' texts decide the gaps whose bytes are not
+/// the text.
+Walk walkAnswers(const AlignedAnswer& reference, const AlignedAnswer& candidate,
+    const RunRecord& referenceRecord, const RunRecord& candidateRecord);
 
 /// What a response said, for comparing answers without tokens: reasoning, content, then each
 /// tool call as "name(arguments)".
