@@ -328,11 +328,11 @@ std::optional<double> gaugeIdlePower(
 }
 
 /// The energy counter, GPU by GPU: each pair of consecutive good readings of a GPU is one interval
-/// (a blank or failed scrape between them is bridged: the counter kept counting). Intervals that
-/// touch serving count whole, less the idle power over their idle part when it is known, or else
-/// in proportion to the serving in them. A counter that moves in steps is also charged the steps
-/// that land after serving ended, before the next request or within its update period: they
-/// measured that serving.
+/// (a blank or failed scrape between them is bridged: the counter kept counting). A step measured
+/// the serving before it: the serving is charged the steps that land after it ended, before the
+/// endpoint's next request or within the counter's update period. Intervals that touch serving so
+/// extended count whole, less the idle power over their idle part when it is known; without it,
+/// in proportion to the extended serving in them.
 Energy counterEnergy(const EndpointView& view, const SourceSamples& s, const RoleTable& t, double periodMs)
 {
     struct Step {
@@ -380,7 +380,10 @@ Energy counterEnergy(const EndpointView& view, const SourceSamples& s, const Rol
     if (!view.serving.empty() && !steps.empty() && !steps.front().empty())
         e.afterMs = steps.front().back().b - view.serving.back().endMs;
     e.updateMs = e.stepped ? std::max(periodMs, medianOr(between, periodMs)) : periodMs;
-    const std::vector<Interval> region = e.stepped ? extended(view.serving, e.updateMs) : view.serving;
+    // A step measured the serving before it, whenever it lands: every stretch of serving takes the
+    // steps up to one update period after it (one scrape period for a live counter), never past the
+    // next request. Their idle part is taken out below when idle power is known.
+    const std::vector<Interval> region = extended(view.serving, e.updateMs);
     e.episodes = int(region.size());
 
     // Idle power, per GPU: the counter's own rate over intervals that touch no serving, when they
@@ -417,6 +420,7 @@ Energy counterEnergy(const EndpointView& view, const SourceSamples& s, const Rol
         double covered = 0;
         double moved = 0;
         int moves = 0;
+        int served = 0;
         for (const Step& x : steps[c]) {
             if (x.delta < 0) { // the counter was reset (driver reload): this interval says nothing
                 ++e.resets;
@@ -430,6 +434,7 @@ Energy counterEnergy(const EndpointView& view, const SourceSamples& s, const Rol
                                           : x.delta * inRegion / (x.b - x.a);
             mine.push_back({x.a, x.b, joules});
             covered += inServing;
+            served += inServing > 0 ? 1 : 0;
             if (x.delta > 0) {
                 moved += x.delta;
                 ++moves;
@@ -447,7 +452,7 @@ Energy counterEnergy(const EndpointView& view, const SourceSamples& s, const Rol
         }
         e.coveredMs += covered / double(steps.size());
         e.meanStepJ += moves > 0 ? moved / moves : 0;
-        e.pairs = std::max(e.pairs, int(mine.size()));
+        e.pairs = std::max(e.pairs, served);
     }
     return e;
 }
@@ -610,16 +615,17 @@ void computeEnergy(const EndpointView& view, EndpointResources& out)
                          .arg(e.resets);
     if (e.stepped)
         out.notes << QStringLiteral(
-            "%1 moves in steps (about every %2 s): a step that landed after serving ended, "
-            "before this endpoint's next request or within %2 s, is counted as that "
-            "serving's%3")
+            "%1 moves in steps (about every %2 s): a step that landed after serving "
+            "ended, before this endpoint's next request or within %2 s, is counted as "
+            "that serving's")
                          .arg(where)
-                         .arg(e.updateMs / 1000.0, 0, 'f', 1)
-                         .arg(e.idleW ? QString()
-                                      : QStringLiteral(
-                                          " (no idle power could be told apart, so up to %1 s of idle "
-                                          "energy after each stretch of serving may be in it)")
-                                            .arg(e.updateMs / 1000.0, 0, 'f', 1));
+                         .arg(e.updateMs / 1000.0, 0, 'f', 1);
+    if (counter && !e.idleW)
+        out.notes << QStringLiteral("%1: no idle power could be told apart (no idle stretch long enough, no "
+                                    "power gauge that agrees with the counter): up to %2 s of idle energy "
+                                    "after each stretch of serving may be in the energy per token")
+                         .arg(where)
+                         .arg(e.updateMs / 1000.0, 0, 'f', 1);
     if (e.stepped && e.afterMs < e.updateMs)
         out.notes << QStringLiteral(
             "%1 was last read %2 s after the last request ended, sooner than it moves "

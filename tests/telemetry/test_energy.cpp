@@ -251,23 +251,33 @@ TEST(Energy, IdlePowerIsTakenOutOfTheScrapeIntervalsThatStraddleServing)
 
 namespace {
 
-/// Ten requests of endpoint 0, 700 ms each, 35 tokens, every 2 s (another endpoint's requests in
-/// between), and a counter that steps by exactly 1 J per token once each request ended (50 ms
-/// later, or at the exporter's next refresh when `updateMs` is set): the scrapes every 333 ms see
-/// each step after the request that caused it.
-RunResult steppingRun(double updateMs)
+/// Requests of endpoint 0 every `everyMs` (another endpoint's requests in between), and a counter
+/// that steps by exactly 1 J per token once each request ended (`lagMs` later, or at the
+/// exporter's next refresh when `updateMs` is set): the scrapes every 333 ms see each step after
+/// the request that caused it.
+struct Stepping {
+    int requests = 10;
+    double everyMs = 2000;
+    double requestMs = 700;
+    qint64 tokens = 35;
+    double lagMs = 50;
+    double updateMs = 0;
+};
+
+RunResult steppingRun(const Stepping& p)
 {
     RunResult run = makeRun({QStringLiteral("E")});
     std::vector<double> stepsAt;
-    for (int k = 0; k < 10; ++k) {
-        run.records.push_back(served(1000 + 2000.0 * k, 700, 35));
-        const double landed = 1000 + 2000.0 * k + 700 + 50;
-        stepsAt.push_back(updateMs > 0 ? std::ceil(landed / updateMs) * updateMs : landed);
+    for (int k = 0; k < p.requests; ++k) {
+        const double start = 1000 + p.everyMs * k;
+        run.records.push_back(served(start, p.requestMs, p.tokens));
+        const double landed = start + p.requestMs + p.lagMs;
+        stepsAt.push_back(p.updateMs > 0 ? std::ceil(landed / p.updateMs) * p.updateMs : landed);
     }
     TelemetryBuilder b(run.telemetry);
     const int dcgm = b.source(0, QStringLiteral("http://gpu:9400/metrics"));
-    for (const auto& [t, phase] : scrapes(22000, 333)) {
-        const double joules = 35.0
+    for (const auto& [t, phase] : scrapes(stepsAt.back() + 2300, 333)) {
+        const double joules = double(p.tokens)
             * double(std::count_if(stepsAt.begin(), stepsAt.end(), [at = t](double s) { return s <= at; }));
         b.sample(
             dcgm, t, phase, {{QStringLiteral("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"), 2e9 + 1000 * joules}});
@@ -279,14 +289,29 @@ RunResult steppingRun(double updateMs)
 
 TEST(Energy, ACounterThatMovesInStepsGivesEachStepToTheServingItMeasured)
 {
+    // Steps every 2 s, seen 50 ms after each request or at the exporter's next whole second.
     for (const double updateMs : {0.0, 1000.0}) {
-        const EndpointResources r = resourcesOf(steppingRun(updateMs));
+        Stepping p;
+        p.updateMs = updateMs;
+        const EndpointResources r = resourcesOf(steppingRun(p));
         ASSERT_TRUE(r.energyPerToken.value) << notesOf(r).toStdString();
         EXPECT_NEAR(*r.energyPerToken.value, 1.0, 1e-9)
             << updateMs << ": " << r.energyPerToken.source.toStdString();
         EXPECT_TRUE(notesOf(r).contains(QStringLiteral("moves in steps (about every 2.0 s)")))
             << notesOf(r).toStdString();
     }
+    // 100 ms requests every 200 ms: nearly every scrape interval holds a step, so the counter
+    // looks live, and each interval also holds the other endpoint's time. Sharing the steps out by
+    // time would read about half.
+    Stepping quick;
+    quick.requests = 40;
+    quick.everyMs = 200;
+    quick.requestMs = 100;
+    quick.tokens = 5;
+    quick.lagMs = 5;
+    const EndpointResources r = resourcesOf(steppingRun(quick));
+    ASSERT_TRUE(r.energyPerToken.value) << notesOf(r).toStdString();
+    EXPECT_NEAR(*r.energyPerToken.value, 1.0, 1e-9) << r.energyPerToken.source.toStdString();
 }
 
 TEST(EnergyUncertainty, EnergyExactlyProportionalToTokensHasATightInterval)
