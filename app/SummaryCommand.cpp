@@ -3,6 +3,8 @@
 #include "app/Commands.h"
 #include "app/SummaryText.h"
 #include "model/core/Suite.h"
+#include "model/decide/DecisionProfile.h"
+#include "model/decide/Recommendation.h"
 #include "model/evaluate/Evaluation.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/PairedComparison.h"
@@ -33,6 +35,12 @@ int runSummary(const QStringList& args)
         QStringLiteral("FILE"), QStringLiteral("A results file written by quantscope run."));
     p.addOption({QStringLiteral("json"), QStringLiteral("Print JSON.")});
     p.addOption(baselineOption());
+    p.addOption({QStringLiteral("profile"),
+        QStringLiteral(
+            "Decide with a decision profile (%1, or a profile file): --json gains \"recommendations\", "
+            "one per candidate; the text ends with each verdict.")
+            .arg(builtinDecisionProfileNames().join(QStringLiteral(", "))),
+        QStringLiteral("NAME|FILE")});
     p.addOption(referenceOption(QStringLiteral(
         "The fidelity reference the other endpoints' answers are compared with: an index or a label "
         "(default: the one the file marks, from run --reference; else the baseline).")));
@@ -64,9 +72,30 @@ int runSummary(const QStringList& args)
     if (*reference >= 0) // instead of the file's: everything below reads the same reference
         for (std::size_t i = 0; i < result.endpoints.size(); ++i)
             result.endpoints[i].reference = int(i) == *reference;
+    std::optional<DecisionProfile> profile;
+    if (p.isSet(QStringLiteral("profile"))) {
+        try {
+            profile = loadDecisionProfile(p.value(QStringLiteral("profile")));
+        } catch (const ProfileError& e) {
+            err << "quantscope summary: " << QString::fromUtf8(e.what())
+                << " (the built-in profiles are: " << builtinDecisionProfileNames().join(QStringLiteral(", "))
+                << "; or give a profile file)\n";
+            return 2;
+        }
+    }
     if (const QString note = ensureGates(result); !note.isEmpty())
         err << "note: " << note << '\n';
     const Evaluation ev = evaluate(result, *baseline);
+    std::vector<Recommendation> recommendations;
+    if (profile) {
+        try {
+            recommendations = recommend(result, ev, *profile);
+        } catch (const std::exception& e) {
+            err << "quantscope summary: cannot judge the profile's criteria: " << QString::fromUtf8(e.what())
+                << '\n';
+            return 1;
+        }
+    }
     const ResultSummary& s = ev.summary;
     const PairedComparison& comparison = ev.comparison;
     const TurnScaling& scaling = ev.scaling;
@@ -92,10 +121,24 @@ int runSummary(const QStringList& args)
         j["telemetry_notes"] = nlohmann::json::array();
         for (const QString& note : result.telemetry.notes)
             j["telemetry_notes"].push_back(note.toStdString());
+        // With --profile: each candidate's verdict against the baseline (docs/decision-profiles.md).
+        if (profile) {
+            j["profile"] = profile->id.toStdString();
+            j["recommendations"] = nlohmann::json::array();
+            for (const Recommendation& r : recommendations)
+                j["recommendations"].push_back(toJson(r));
+        }
         out << QString::fromStdString(j.dump(2)) << '\n';
         return 0;
     }
     writeSummaryText(out, result, ev);
+    for (const Recommendation& r : recommendations) {
+        out << '\n' << r.headline << '\n';
+        for (const CriterionResult& c : r.criteria)
+            out << "  " << outcomeId(c.outcome).leftJustified(13) << c.criterion.title << ": " << c.measured
+                << '\n';
+        out << "  " << errorRateStatement(r) << '\n';
+    }
     return 0;
 }
 

@@ -118,7 +118,7 @@ QString defaultCriterionTitle(const Criterion& c)
         return QStringLiteral("mean KL from the reference ≤ %1 nats").arg(c.threshold, 0, 'g', 4);
     if (c.kind == Criterion::Kind::FidelityKlNotWorse)
         return QStringLiteral("mean KL from the reference not worse than the baseline's (≤ +%1 %)")
-            .arg(c.tolerance * 100.0, 0, 'g', 4);
+            .arg((marginOf(c) - 1) * 100.0, 0, 'g', 4);
     if (c.kind == Criterion::Kind::VerbosityMaxRatio)
         return QStringLiteral("answers at most %1× as long as the baseline's (completion tokens)")
                    .arg(c.threshold, 0, 'g', 4)
@@ -130,7 +130,8 @@ QString defaultCriterionTitle(const Criterion& c)
                 + QString::number(c.threshold / resourceUnitFactor(c.resource, c.unit).value_or(1), 'g', 6)
                 + u' ' + c.unit;
         return name
-            + QStringLiteral(" not worse than the baseline (≤ +%1 %)").arg(c.tolerance * 100.0, 0, 'g', 4);
+            + QStringLiteral(" not worse than the baseline (≤ +%1 %)")
+                  .arg((marginOf(c) - 1) * 100.0, 0, 'g', 4);
     }
     const QString subject = c.kind == Criterion::Kind::GateMaxFailures
             || c.kind == Criterion::Kind::GateMinPassRate || c.kind == Criterion::Kind::GateNotWorse
@@ -207,7 +208,6 @@ nlohmann::json toJson(const Criterion& c)
         break;
     case Criterion::Kind::ResourceNotWorse:
         j["not_worse_than_baseline"] = true;
-        j["tolerance"] = c.tolerance;
         break;
     case Criterion::Kind::JudgeRubricMin:
         j["criterion"] = c.rubricCriterion.toStdString();
@@ -222,7 +222,6 @@ nlohmann::json toJson(const Criterion& c)
         break;
     case Criterion::Kind::FidelityKlNotWorse:
         j["not_worse_than_baseline"] = true;
-        j["tolerance"] = c.tolerance;
         break;
     case Criterion::Kind::VerbosityMaxRatio:
         j["max_ratio"] = c.threshold;
@@ -235,6 +234,8 @@ nlohmann::json toJson(const Criterion& c)
         if (c.resource == Criterion::Resource::MemoryAtConcurrency)
             j["concurrency"] = c.concurrency > 0 ? json(c.concurrency) : json();
     }
+    if (takesMargin(c.kind))
+        j["margin"] = marginOf(c);
     j["test"] = c.test.isEmpty() ? json() : json(c.test.toStdString());
     j["rationale"] = c.rationale.toStdString();
     return j;

@@ -55,7 +55,7 @@ const QStringList criterionKeys = {QStringLiteral("id"), QStringLiteral("title")
     QStringLiteral("resource"), QStringLiteral("unit"), QStringLiteral("concurrency"),
     QStringLiteral("tolerance"), QStringLiteral("optional"), QStringLiteral("judge"),
     QStringLiteral("criterion"), QStringLiteral("min_median"), QStringLiteral("fidelity"),
-    QStringLiteral("verbosity"), QStringLiteral("max_ratio")};
+    QStringLiteral("verbosity"), QStringLiteral("max_ratio"), QStringLiteral("margin")};
 // Keys only a resource criterion takes.
 const QStringList resourceOnlyKeys
     = {QStringLiteral("unit"), QStringLiteral("concurrency"), QStringLiteral("tolerance")};
@@ -528,6 +528,23 @@ Criterion parseCriterion(const Context& ctx, const json& c, const QString& path)
                 out.statistic = *s;
             }
         }
+    }
+    if (const json* m = member(c, "margin")) {
+        const QString marginPath = keyPath(path, "margin");
+        if (!takesMargin(out.kind))
+            ctx.fail(marginPath,
+                QStringLiteral("applies to \"not_worse_than_baseline\" criteria only; a threshold is its own "
+                               "limit"));
+        if (member(c, "tolerance"))
+            ctx.fail(marginPath,
+                QStringLiteral("give \"margin\" or the older \"tolerance\", not both (a tolerance t is "
+                               "the margin 1 + t)"));
+        const double v = numberValue(ctx, *m, marginPath);
+        if (const auto problem = marginProblem(out.kind, v))
+            ctx.fail(marginPath, *problem);
+        out.margin = v;
+    } else if (member(c, "tolerance") && takesMargin(out.kind)) {
+        out.margin = 1 + out.tolerance;
     }
     if (const auto t = optionalString(ctx, c, "test", path, false))
         out.test = *t;

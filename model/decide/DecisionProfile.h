@@ -91,14 +91,35 @@ struct Criterion {
     double threshold = 0;
     QString unit; ///< ResourceMax: the unit the profile wrote the limit in ("GB", "GiB", "W"…)
     int concurrency = 0; ///< MemoryAtConcurrency: requests in flight; 0 = the highest measured
-    /// ResourceNotWorse, FidelityKlNotWorse: how much more than the baseline still passes.
+    /// ResourceNotWorse, FidelityKlNotWorse: how much more than the baseline still passes — the
+    /// older spelling of `margin` (a tolerance t is the margin 1 + t).
     double tolerance = 0.05;
+    /// The non-inferiority margin of a "not worse than the baseline" criterion, in the criterion's
+    /// own scale (marginOf() gives the default when the profile names none): how much worse than
+    /// the baseline still counts as "not worse". The criterion passes when its interval's worse
+    /// end is inside the margin, fails when its better end is outside it, else it is open.
+    std::optional<double> margin;
     /// Resource, judge and fidelity kinds: a figure not measured (no telemetry, no judge, no
     /// fidelity test, KL not comparable) is "not measured", not inconclusive.
     bool optional = false;
     QString test; ///< empty: all tests pooled
     QString rationale; ///< why this criterion exists (shown in the report)
 };
+
+/// Whether `kind` compares with the baseline and so takes a "margin".
+bool takesMargin(Criterion::Kind kind);
+/// The margin in force: the profile's, else the kind's default —
+/// - metric_not_worse: a ratio, 1.10 (the candidate's latency at most 10 % above the baseline's;
+///   for a rate where higher is better, at least 1/1.10 of it);
+/// - gate_not_worse: a pass-rate drop, 0.05 (at most 5 points below the baseline's rate);
+/// - judge_pairwise_not_worse: the least win share, 0.45 (ties count half);
+/// - fidelity_kl_not_worse: a ratio, 1.10; resource_not_worse: a ratio, 1.05.
+/// 0 for kinds that take none.
+double marginOf(const Criterion& criterion);
+/// Why `value` cannot be `kind`'s margin ("must be at least 1 (a ratio…)"), or nothing.
+std::optional<QString> marginProblem(Criterion::Kind kind, double value);
+/// "≤ 1.10× the baseline's", "at most 5 points below", "win share ≥ 45 %": the margin as a reader sees it.
+QString marginText(const Criterion& criterion);
 
 /// "gate_max_failures", "gate_min_pass_rate", "metric_max", "metric_min", "metric_not_worse",
 /// "gate_not_worse", "resource_max", "resource_not_worse", "judge_rubric_min",

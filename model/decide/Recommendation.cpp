@@ -120,15 +120,23 @@ std::vector<Recommendation> recommend(
         rec.baselineLabel = arm.baselineLabel;
         rec.candidateLabel = arm.candidateLabel;
         QStringList failedChanges, openChanges, unmeasuredChanges;
+        std::vector<QString> changes;
         for (const Criterion& c : profile.criteria) {
             criteria::Judged j = criteria::judge(arm, c);
-            if (j.result.outcome == Outcome::Fail)
-                failedChanges << j.change;
-            else if (j.result.outcome == Outcome::Inconclusive)
-                openChanges << j.change;
-            else if (j.result.outcome == Outcome::NotMeasured)
-                unmeasuredChanges << j.change;
+            changes.push_back(j.change);
             rec.criteria.push_back(std::move(j.result));
+        }
+        applyHolm(rec.criteria);
+        for (std::size_t i = 0; i < rec.criteria.size(); ++i) {
+            CriterionResult& r = rec.criteria[i];
+            if (r.heldByCorrection && changes[i].isEmpty())
+                changes[i] = r.explanation;
+            if (r.outcome == Outcome::Fail)
+                failedChanges << changes[i];
+            else if (r.outcome == Outcome::Inconclusive)
+                openChanges << changes[i];
+            else if (r.outcome == Outcome::NotMeasured)
+                unmeasuredChanges << changes[i];
         }
         // Failed criteria first: they are what keeps the baseline. Criteria with one cause (no judge
         // ran) share one sentence.
@@ -192,10 +200,71 @@ std::vector<Recommendation> recommend(
     return out;
 }
 
+void applyHolm(std::vector<CriterionResult>& criteria, double alpha)
+{
+    std::vector<CriterionResult*> fails;
+    int family = 0;
+    for (CriterionResult& r : criteria) {
+        if (r.outcome != Outcome::NotMeasured)
+            ++family;
+        if (r.outcome == Outcome::Fail)
+            fails.push_back(&r);
+    }
+    std::stable_sort(fails.begin(), fails.end(),
+        [](const CriterionResult* a, const CriterionResult* b) { return a->pBeyond < b->pBeyond; });
+    bool stopped = false;
+    for (std::size_t rank = 0; rank < fails.size(); ++rank) {
+        CriterionResult& r = *fails[rank];
+        const double threshold = alpha / double(family - int(rank));
+        stopped = stopped || r.pBeyond > threshold;
+        if (!stopped)
+            continue;
+        r.outcome = Outcome::Inconclusive;
+        r.heldByCorrection = true;
+        r.explanation += QStringLiteral(
+            " Alone that is a fail (one-sided p = %1), but not once all %2 judged criteria are weighed "
+            "together (Holm's correction needs p ≤ %3 here), so it stays open.")
+                             .arg(r.pBeyond, 0, 'g', 2)
+                             .arg(family)
+                             .arg(threshold, 0, 'g', 2);
+    }
+}
+
+QString errorRateStatement(const Recommendation& rec)
+{
+    int family = 0;
+    for (const CriterionResult& r : rec.criteria)
+        family += r.outcome != Outcome::NotMeasured ? 1 : 0;
+    return QStringLiteral(
+        "What this verdict promises: a candidate within every margin is told \"keep the baseline\" at "
+        "most %1 % of the time (a fail must survive Holm's correction over the %2 judged criteria), and a "
+        "candidate beyond a criterion's margin passes it at most 2.5 % of the time (each pass is a "
+        "one-sided 97.5 % bound, and Switch needs every criterion to pass). Criteria judged on counts "
+        "(a leak that happened) are certain, not estimates.")
+        .arg(FamilyAlpha * 100, 0, 'g', 3)
+        .arg(family);
+}
+
 nlohmann::json toJson(const CriterionResult& result)
 {
     json j = toJson(result.criterion);
     j["outcome"] = outcomeId(result.outcome).toStdString();
+    if (result.estimate)
+        j["estimate"] = *result.estimate;
+    if (result.interval)
+        j["interval"] = {{"low", result.interval->lo}, {"high", result.interval->hi}};
+    if (result.limit) {
+        j["limit"] = *result.limit;
+        j["worse_side"] = result.worseAbove ? "above" : "below";
+    }
+    if (result.prompts > 0)
+        j["prompts"] = result.prompts;
+    if (result.outcome == Outcome::Fail || result.heldByCorrection)
+        j["p_beyond"] = result.pBeyond;
+    if (result.heldByCorrection)
+        j["held_by_correction"] = true;
+    if (result.promptsToSettle)
+        j["prompts_to_settle"] = *result.promptsToSettle;
     j["measured"] = result.measured.toStdString();
     j["required"] = result.required.toStdString();
     j["explanation"] = result.explanation.toStdString();
@@ -217,8 +286,8 @@ nlohmann::json toJson(const Recommendation& r)
         {"baseline_label", r.baselineLabel.toStdString()},
         {"candidate_label", r.candidateLabel.toStdString()},
         {"decision", decisionId(r.decision).toStdString()}, {"headline", r.headline.toStdString()},
-        {"criteria", std::move(criteria)}, {"what_would_change", std::move(change)},
-        {"caveats", std::move(caveats)}};
+        {"criteria", std::move(criteria)}, {"error_rates", errorRateStatement(r).toStdString()},
+        {"what_would_change", std::move(change)}, {"caveats", std::move(caveats)}};
 }
 
 } // namespace qs

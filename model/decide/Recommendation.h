@@ -27,6 +27,22 @@ struct CriterionResult {
     QString measured; ///< the numbers, e.g. "4 of 36 answers leaked thinking", "p50 92.1 ms"
     QString required; ///< e.g. "0", "≤ 120 ms", "≥ 60 % (6/10)", "not worse than Q4_K_M"
     QString explanation; ///< one sentence: why it passed or failed
+    /// The evidence of a criterion decided on an interval (unset otherwise): the figure, its 95 %
+    /// interval and the limit it must stay within (a threshold, or the baseline's figure moved by
+    /// the margin), and whether values above the limit are the worse side.
+    std::optional<double> estimate {};
+    std::optional<Interval> interval {};
+    std::optional<double> limit {};
+    bool worseAbove = true;
+    int prompts = 0; ///< distinct prompts behind the figure (0: not counted over prompts)
+    /// One-sided p-value of "beyond the limit", the input of Holm's correction for a fail; 0 for
+    /// a fail no interval decided (an observed count: a leak that happened is certain).
+    double pBeyond = 0;
+    /// Shown beyond the limit on its own, but not once every criterion of the profile is weighed
+    /// (Holm): the outcome is then inconclusive, not a fail.
+    bool heldByCorrection = false;
+    /// Inconclusive on an interval: roughly how many distinct prompts in all would settle it.
+    std::optional<int> promptsToSettle {};
 };
 QString outcomeId(CriterionResult::Outcome outcome); ///< "pass", "fail", "inconclusive", "not_measured"
 
@@ -52,6 +68,20 @@ struct Recommendation {
     QStringList caveats;
 };
 QString decisionId(Recommendation::Decision decision); ///< "switch", "keep_baseline", "inconclusive"
+
+/// The decision's error rates (docs/decision-profiles.md, "Margins and error rates"):
+/// - a false "Keep": a candidate within every margin is failed on at least one criterion at most
+///   `FamilyAlpha` of the time, because a fail must survive Holm's step-down correction over the
+///   profile's judged criteria (one-sided p of each fail against FamilyAlpha / (m − rank));
+/// - a false "Switch": a candidate beyond a margin passes that criterion at most 2.5 % of the time
+///   (each pass is a one-sided 97.5 % bound inside its limit, and Switch needs every one: an
+///   intersection-union test needs no correction).
+inline constexpr double FamilyAlpha = 0.05;
+/// Holm's step-down over `criteria`'s fails: a fail whose p-value does not survive becomes
+/// inconclusive (heldByCorrection). The family is every criterion judged (not NotMeasured).
+void applyHolm(std::vector<CriterionResult>& criteria, double alpha = FamilyAlpha);
+/// One sentence for the report and the CLI: what this procedure promises, with the family size.
+QString errorRateStatement(const Recommendation& recommendation);
 
 /// Judges every candidate (every endpoint but evaluation.baseline) against the profile, from the
 /// evaluation of `result` (gate counts and medians from Evaluation::cells, paired verdicts from

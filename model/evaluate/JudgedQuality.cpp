@@ -6,6 +6,7 @@
 
 #include "model/core/Percentile.h"
 #include "model/evaluate/MeasuredTests.h"
+#include "model/evaluate/PromptEvidence.h"
 
 #include <algorithm>
 #include <cmath>
@@ -122,6 +123,7 @@ struct PairTally {
     int longerPicks = 0;
     int oneOrderOnly = 0; ///< pairs whose other order was never judged (judging incomplete)
     std::vector<double> lengthDifferences;
+    std::map<QString, std::pair<double, int>> byPrompt; ///< test → (candidate's score, pairs)
 };
 
 /// The single-order figures: position and length bias.
@@ -162,15 +164,20 @@ void tallyPair(PairTally& t, const Orders& o, const std::map<AnswerKey, const Ru
     // value_or: both are set here (GCC cannot see it through the early returns).
     const int first = a.value_or(0);
     const int second = b.value_or(0);
+    auto& prompt = t.byPrompt[v.test];
+    ++prompt.second;
     if (first != second) {
         ++p.ties;
         ++p.inconsistent;
+        prompt.first += 0.5;
     } else if (first > 0) {
         ++p.wins;
+        prompt.first += 1;
     } else if (first < 0) {
         ++p.losses;
     } else {
         ++p.ties;
+        prompt.first += 0.5;
     }
     if (first == second && first != 0) {
         const PairVerdict& quoted = v.reason.isEmpty() ? *o.baselineFirst : v;
@@ -193,14 +200,26 @@ void finish(PairTally& t, const JudgeOptions& options)
     p.longerPickedRate = share(t.longerPicks, p.lengthPicks);
     p.winOrTieRate = p.pairs > 0 ? std::optional<double>((p.wins + 0.5 * p.ties) / p.pairs) : std::nullopt;
     p.medianLengthDifference = percentile(t.lengthDifferences, 50);
-    const int decided = p.wins + p.losses;
-    p.signTestP = signTest(p.wins, p.losses);
+    // Over prompts: a prompt's repeats (and turns) are one piece of evidence.
+    double shares = 0;
+    for (const auto& [test, score] : t.byPrompt) {
+        const double share = score.first / score.second;
+        shares += share;
+        ++p.prompts;
+        (share > 0.5 + 1e-9 ? p.promptWins : share < 0.5 - 1e-9 ? p.promptLosses : p.promptTies) += 1;
+    }
+    if (p.prompts > 0) {
+        p.promptWinShare = shares / p.prompts;
+        p.promptWinShareCi = promptRateInterval(shares, p.prompts);
+    }
+    const int decided = p.promptWins + p.promptLosses;
+    p.signTestP = signTest(p.promptWins, p.promptLosses);
     if (decided > 0) {
-        p.winRate = double(p.wins) / decided;
-        p.winRateCi = clopperPearsonInterval(p.wins, decided);
+        p.winRate = double(p.promptWins) / decided;
+        p.winRateCi = clopperPearsonInterval(p.promptWins, decided);
     }
     Verdict verdict = Verdict::NoClearDifference;
-    if (p.pairs < options.minPairs)
+    if (p.pairs < options.minPairs || p.prompts < options.minPrompts)
         verdict = Verdict::TooFewPairs;
     else if (p.winRateCi && p.winRateCi->lo > 0.5)
         verdict = Verdict::CandidateBetter;
@@ -461,7 +480,12 @@ nlohmann::json toJson(const JudgedQuality& quality, const RunResult& result)
             {"failed_pairs", p.failedPairs}, {"consistency", optionalJson(p.consistency)},
             {"first_position_rate", optionalJson(p.firstPositionRate)}, {"win_rate", optionalJson(p.winRate)},
             {"win_rate_ci", ci}, {"win_or_tie_rate", optionalJson(p.winOrTieRate)},
-            {"sign_test_p", p.signTestP},
+            {"sign_test_p", p.signTestP}, {"prompts", p.prompts}, {"prompt_wins", p.promptWins},
+            {"prompt_losses", p.promptLosses}, {"prompt_ties", p.promptTies},
+            {"prompt_win_share", optionalJson(p.promptWinShare)},
+            {"prompt_win_share_ci",
+                p.promptWinShareCi ? json::array({p.promptWinShareCi->lo, p.promptWinShareCi->hi})
+                                   : json(nullptr)},
             {"median_length_difference", optionalJson(p.medianLengthDifference)},
             {"longer_picked_rate", optionalJson(p.longerPickedRate)}, {"winner", winner},
             {"verdict", p.verdict.toStdString()}});

@@ -55,11 +55,21 @@ struct PairwiseResult {
     /// answer 1. 0.5 is no position bias. nullopt when none picked.
     std::optional<double> firstPositionRate;
     int positionPicks = 0; ///< the denominator of firstPositionRate
-    /// wins / (wins + losses): the sign test's convention, ties carry no direction. nullopt when
-    /// no pair was decided.
+    /// Over distinct prompts (the unit of evidence: a prompt's repeats are one verdict, a
+    /// conversation's turns too): a prompt is won when the candidate's share of its pairs (wins
+    /// + ½ ties) is above ½, lost when below, tied at ½.
+    int prompts = 0;
+    int promptWins = 0;
+    int promptLosses = 0;
+    int promptTies = 0;
+    /// Σ per-prompt shares / prompts: the win share the decision's margin is about (ties half).
+    std::optional<double> promptWinShare;
+    std::optional<Interval> promptWinShareCi; ///< exact over prompts (promptRateInterval)
+    /// promptWins / (promptWins + promptLosses): the sign test's convention over prompts, ties
+    /// carry no direction. nullopt when no prompt was decided.
     std::optional<double> winRate;
     std::optional<Interval> winRateCi; ///< exact Clopper–Pearson 95 % interval of winRate
-    double signTestP = 1; ///< exact two-sided sign test of wins against losses
+    double signTestP = 1; ///< exact two-sided sign test of prompts won against prompts lost
     /// (wins + ½ ties) / pairs, the arena convention, for readers used to it.
     std::optional<double> winOrTieRate;
     /// Median over pairs of (candidate's answer − baseline's answer) in characters: judges prefer
@@ -106,6 +116,7 @@ inline constexpr double MinJudgeConsistency = 0.7;
 
 struct JudgeOptions {
     int minPairs = 10; ///< fewer read pairs → "too_few_pairs", never a winner
+    int minPrompts = 6; ///< fewer distinct prompts with a read pair → "too_few_pairs" too
 };
 
 /// Derives the figures from `result.judging`. Pairwise results are for the baseline the judging

@@ -3,6 +3,7 @@
 
 #include "model/core/Percentile.h"
 #include "model/evaluate/MeasuredTests.h"
+#include "model/evaluate/PromptEvidence.h"
 
 #include <QStringList>
 #include <algorithm>
@@ -116,11 +117,12 @@ QString rowName(const QString& test, int turn)
 }
 
 QString metricVerdictPhrase(
-    Verdict v, Metric metric, const QString& winner, const QString& candidate, int minPairs)
+    Verdict v, Metric metric, const QString& winner, const QString& candidate, int minimum, bool overPrompts)
 {
     switch (v) {
     case Verdict::TooFewPairs:
-        return QStringLiteral("too few pairs to judge (fewer than %1)").arg(minPairs);
+        return overPrompts ? QStringLiteral("too few distinct prompts to judge (fewer than %1)").arg(minimum)
+                           : QStringLiteral("too few pairs to judge (fewer than %1)").arg(minimum);
     case Verdict::NoClearDifference:
         return QStringLiteral("no clear difference");
     case Verdict::CandidateBetter:
@@ -148,9 +150,41 @@ QString labelOf(int endpoint, const ArmComparison& arm)
                                      : QString();
 }
 
+// A prompt's pairs (all its repeats, and all turns of a conversation).
+struct PromptPairs {
+    std::vector<PairedValue> pairs;
+    bool conversation = false;
+};
+
+// The all-tests row: each prompt collapsed to one ratio and one difference, and the sign test's
+// intervals over those (the prompt is the unit of evidence; repeats never narrow the interval).
+void summariseOverPrompts(MetricComparison& row, const std::vector<PromptPairs>& prompts, bool positive,
+    const ComparisonOptions& options)
+{
+    row.overPrompts = true;
+    row.prompts = int(prompts.size());
+    for (const PromptPairs& p : prompts) {
+        if (positive) {
+            const auto r = p.conversation ? medianOfPairedRatios(p.pairs) : ratioOfMedians(p.pairs);
+            if (r)
+                row.promptRatios.push_back(*r);
+        }
+        row.promptDifferences.push_back(*medianOfPairedDifferences(p.pairs));
+    }
+    const double confidence = options.bootstrap.confidence;
+    if (positive && row.promptRatios.size() == prompts.size()) {
+        row.ratio = median(row.promptRatios);
+        row.ratioCi = medianInterval(row.promptRatios, confidence);
+    }
+    row.medianDifference = *median(row.promptDifferences);
+    row.differenceCi = medianInterval(row.promptDifferences, confidence);
+    row.hodgesLehmann = *hodgesLehmann(row.promptDifferences);
+    row.wilcoxon = wilcoxonSignedRank(row.promptDifferences);
+}
+
 std::optional<MetricComparison> compareMetric(Metric metric, const QString& test, int turn,
     const std::vector<std::vector<PairedValue>>& strata, bool pooledCells, const ComparisonOptions& options,
-    const ArmComparison& arm)
+    const ArmComparison& arm, const std::vector<PromptPairs>* prompts = nullptr)
 {
     std::vector<PairedValue> all;
     for (const auto& s : strata)
@@ -172,21 +206,28 @@ std::optional<MetricComparison> compareMetric(Metric metric, const QString& test
     row.candidateMedian = *median(cand);
     row.ratioIsMedianOfPairedRatios = pooledCells;
     const bool positive = std::all_of(base.begin(), base.end(), [](double v) { return v > 0; });
-    const PairStatistic ratio
-        = pooledCells ? PairStatistic(medianOfPairedRatios) : PairStatistic(ratioOfMedians);
-    const bool resample = row.pairs >= 2;
-    if (positive) {
-        row.ratio = ratio(all);
-        if (row.ratio && resample)
-            row.ratioCi = bootstrapInterval(strata, ratio, options.bootstrap);
+    if (prompts) {
+        summariseOverPrompts(row, *prompts, positive, options);
+    } else {
+        row.prompts = 1;
+        const PairStatistic ratio
+            = pooledCells ? PairStatistic(medianOfPairedRatios) : PairStatistic(ratioOfMedians);
+        const bool resample = row.pairs >= 2;
+        if (positive) {
+            row.ratio = ratio(all);
+            if (row.ratio && resample)
+                row.ratioCi = bootstrapInterval(strata, ratio, options.bootstrap);
+        }
+        row.medianDifference = *medianOfPairedDifferences(all);
+        if (resample)
+            row.differenceCi = bootstrapInterval(strata, medianOfPairedDifferences, options.bootstrap);
+        row.hodgesLehmann = *hodgesLehmann(diffs);
+        row.wilcoxon = wilcoxonSignedRank(diffs);
     }
-    row.medianDifference = *medianOfPairedDifferences(all);
-    if (resample)
-        row.differenceCi = bootstrapInterval(strata, medianOfPairedDifferences, options.bootstrap);
-    row.hodgesLehmann = *hodgesLehmann(diffs);
-    row.wilcoxon = wilcoxonSignedRank(diffs);
-    row.verdict = decideVerdict(
-        row.pairs, options.minPairs, row.ratioCi, row.differenceCi, preferredDirection(metric));
+    row.verdict = row.overPrompts ? decideVerdict(row.prompts, options.minPrompts, row.ratioCi,
+                      row.differenceCi, preferredDirection(metric))
+                                  : decideVerdict(row.pairs, options.minPairs, row.ratioCi, row.differenceCi,
+                                      preferredDirection(metric));
     row.winner = winnerOf(row.verdict, arm);
 
     // "NVFP4 vs Q4_K_M, ttft_any_ms, greeting: 88 vs 297 ms, ratio 0.30 [0.28–0.31], paired
@@ -208,41 +249,59 @@ std::optional<MetricComparison> compareMetric(Metric metric, const QString& test
             + formatSigned(row.differenceCi->hi, metric) + QLatin1Char(']');
     s += QLatin1Char(' ') + unit + QStringLiteral(", Wilcoxon ") + formatP(row.wilcoxon.p)
         + QStringLiteral(", r = ") + number(row.wilcoxon.rankBiserial, 2) + QStringLiteral(", ")
-        + QString::number(row.pairs)
-        + (row.pairs == 1 ? QStringLiteral(" pair: ") : QStringLiteral(" pairs: "))
-        + metricVerdictPhrase(
-            row.verdict, metric, labelOf(row.winner, arm), arm.candidateLabel, options.minPairs);
+        + QString::number(row.pairs) + (row.pairs == 1 ? QStringLiteral(" pair") : QStringLiteral(" pairs"))
+        + (row.overPrompts
+                ? QStringLiteral(" over %1 distinct prompts (intervals over prompts): ").arg(row.prompts)
+                : QStringLiteral(" (repeats of one prompt: the clock's steadiness): "))
+        + metricVerdictPhrase(row.verdict, metric, labelOf(row.winner, arm), arm.candidateLabel,
+            row.overPrompts ? options.minPrompts : options.minPairs, row.overPrompts);
     row.sentence = s;
     return row;
 }
 
-GateComparison compareGate(const QString& gate, const QString& test,
-    const std::vector<std::pair<bool, bool>>& pairs, const ComparisonOptions& options,
-    const ArmComparison& arm)
+using GatePairs = std::vector<std::pair<bool, bool>>; // (baseline passed, candidate passed)
+
+// One prompt's (or, over prompts, every prompt's) 2×2 table; over prompts each prompt weighs one.
+struct GateTable {
+    double both = 0, baselineOnly = 0, candidateOnly = 0, neither = 0;
+    void add(const GatePairs& pairs, double weight)
+    {
+        for (const auto& [base, cand] : pairs)
+            (base && cand ? both : base ? baselineOnly : cand ? candidateOnly : neither) += weight;
+    }
+};
+
+GateComparison compareGate(const QString& gate, const QString& test, const std::vector<GatePairs>& prompts,
+    bool overPrompts, const ComparisonOptions& options, const ArmComparison& arm)
 {
     GateComparison g;
     g.gate = gate;
     g.test = test;
-    g.pairs = int(pairs.size());
-    for (const auto& [base, cand] : pairs) {
-        if (base && cand)
-            ++g.bothPass;
-        else if (base)
-            ++g.baselineOnly;
-        else if (cand)
-            ++g.candidateOnly;
-        else
-            ++g.bothFail;
+    g.overPrompts = overPrompts;
+    g.prompts = int(prompts.size());
+    GateTable requests, table;
+    for (const GatePairs& pairs : prompts) {
+        requests.add(pairs, 1);
+        table.add(pairs, overPrompts && !pairs.empty() ? 1.0 / double(pairs.size()) : 1.0);
     }
-    if (g.pairs > 0) {
-        g.baselineRate = double(g.bothPass + g.baselineOnly) / g.pairs;
-        g.candidateRate = double(g.bothPass + g.candidateOnly) / g.pairs;
+    g.bothPass = int(requests.both);
+    g.baselineOnly = int(requests.baselineOnly);
+    g.candidateOnly = int(requests.candidateOnly);
+    g.bothFail = int(requests.neither);
+    g.pairs = g.bothPass + g.baselineOnly + g.candidateOnly + g.bothFail;
+    const double n = table.both + table.baselineOnly + table.candidateOnly + table.neither;
+    if (n > 0) {
+        g.baselineRate = (table.both + table.baselineOnly) / n;
+        g.candidateRate = (table.both + table.candidateOnly) / n;
     }
     g.difference = g.candidateRate - g.baselineRate;
+    g.table = {table.both, table.baselineOnly, table.candidateOnly, table.neither};
     g.differenceCi = newcombePairedInterval(
-        g.bothPass, g.candidateOnly, g.baselineOnly, g.bothFail, options.bootstrap.confidence);
-    g.mcnemarP = mcnemarExactP(g.baselineOnly, g.candidateOnly);
-    g.verdict = decideVerdict(g.pairs, options.minPairs, std::nullopt, g.differenceCi, Preferred::Higher);
+        table.both, table.candidateOnly, table.baselineOnly, table.neither, options.bootstrap.confidence);
+    g.mcnemarP = mcnemarExactP(int(std::lround(table.baselineOnly)), int(std::lround(table.candidateOnly)));
+    g.verdict = overPrompts
+        ? decideVerdict(g.prompts, options.minPrompts, std::nullopt, g.differenceCi, Preferred::Higher)
+        : decideVerdict(g.pairs, options.minPairs, std::nullopt, g.differenceCi, Preferred::Higher);
     g.winner = winnerOf(g.verdict, arm);
 
     const auto percent
@@ -256,10 +315,14 @@ GateComparison compareGate(const QString& gate, const QString& test,
         s += QStringLiteral(", difference ") + signedPercent(g.difference) + QStringLiteral(" [")
             + signedPercent(g.differenceCi->lo) + QStringLiteral(", ") + signedPercent(g.differenceCi->hi)
             + QLatin1Char(']');
-    s += QStringLiteral(", McNemar ") + formatP(g.mcnemarP) + QStringLiteral(": ");
+    s += QStringLiteral(", McNemar ") + formatP(g.mcnemarP)
+        + (g.overPrompts ? QStringLiteral(", over %1 distinct prompts: ").arg(g.prompts)
+                         : QStringLiteral(" (repeats of one prompt): "));
     switch (g.verdict) {
     case Verdict::TooFewPairs:
-        s += QStringLiteral("too few pairs to judge (fewer than %1)").arg(options.minPairs);
+        s += g.overPrompts
+            ? QStringLiteral("too few distinct prompts to judge (fewer than %1)").arg(options.minPrompts)
+            : QStringLiteral("too few pairs to judge (fewer than %1)").arg(options.minPairs);
         break;
     case Verdict::CandidateBetter:
     case Verdict::BaselineBetter:
@@ -326,12 +389,20 @@ ArmComparison compareArm(const RunResult& result, const std::vector<ArmIndex>& i
                     strata.push_back(pairs);
             return strata;
         };
-        std::set<QString> testsWithPairs;
-        for (const auto& [cell, pairs] : cells)
-            testsWithPairs.insert(cell.first);
-        if (testsWithPairs.size() >= 2)
-            if (auto row = compareMetric(metric, {}, 0, strataOf({}, 0), true, options, arm))
+        std::map<QString, PromptPairs> byPrompt;
+        for (const auto& [cell, pairs] : cells) {
+            PromptPairs& p = byPrompt[cell.first];
+            p.pairs.insert(p.pairs.end(), pairs.begin(), pairs.end());
+            p.conversation = p.conversation || measured.maxTurn.at(cell.first) > 1;
+        }
+        if (byPrompt.size() >= 2) {
+            std::vector<PromptPairs> prompts;
+            for (const QString& test : measured.order)
+                if (const auto it = byPrompt.find(test); it != byPrompt.end())
+                    prompts.push_back(std::move(it->second));
+            if (auto row = compareMetric(metric, {}, 0, strataOf({}, 0), true, options, arm, &prompts))
                 arm.metrics.push_back(std::move(*row));
+        }
         for (const QString& test : measured.order) {
             const int turns = measured.maxTurn.at(test);
             if (auto row = compareMetric(metric, test, 0, strataOf(test, 0), turns > 1, options, arm))
@@ -345,7 +416,7 @@ ArmComparison compareArm(const RunResult& result, const std::vector<ArmIndex>& i
     }
 
     // Gates: every gate that was judged (true/false) on both arms of a pair.
-    std::map<QString, std::map<QString, std::vector<std::pair<bool, bool>>>> gates; // gate -> test -> pairs
+    std::map<QString, std::map<QString, GatePairs>> gates; // gate -> test -> pairs
     for (const auto& [key, pair] : matched) {
         const nlohmann::json& bg = pair.baseline->gates;
         const nlohmann::json& cg = pair.candidate->gates;
@@ -360,14 +431,15 @@ ArmComparison compareArm(const RunResult& result, const std::vector<ArmIndex>& i
     }
     for (const auto& [gate, byTest] : gates) {
         if (byTest.size() >= 2) {
-            std::vector<std::pair<bool, bool>> pooled;
-            for (const auto& [test, pairs] : byTest)
-                pooled.insert(pooled.end(), pairs.begin(), pairs.end());
-            arm.gates.push_back(compareGate(gate, {}, pooled, options, arm));
+            std::vector<GatePairs> prompts;
+            for (const QString& test : measured.order)
+                if (const auto it = byTest.find(test); it != byTest.end())
+                    prompts.push_back(it->second);
+            arm.gates.push_back(compareGate(gate, {}, prompts, true, options, arm));
         }
         for (const QString& test : measured.order)
             if (const auto it = byTest.find(test); it != byTest.end())
-                arm.gates.push_back(compareGate(gate, test, it->second, options, arm));
+                arm.gates.push_back(compareGate(gate, test, {it->second}, false, options, arm));
     }
     return arm;
 }
@@ -460,10 +532,14 @@ nlohmann::json toJson(const MetricComparison& row, const ArmComparison& arm)
 {
     nlohmann::json ratio = nullptr;
     if (row.ratio)
-        ratio = {{"kind", row.ratioIsMedianOfPairedRatios ? "median_of_paired_ratios" : "ratio_of_medians"},
+        ratio = {{"kind",
+                     row.overPrompts                       ? "median_of_prompt_ratios"
+                         : row.ratioIsMedianOfPairedRatios ? "median_of_paired_ratios"
+                                                           : "ratio_of_medians"},
             {"estimate", roundedJson(row.ratio, 4)}, {"ci", intervalJson(row.ratioCi, 4)}};
     return {{"metric", metricId(row.metric).toStdString()}, {"test", testJson(row.test)},
         {"turn", row.turn == 0 ? nlohmann::json(nullptr) : nlohmann::json(row.turn)}, {"pairs", row.pairs},
+        {"prompts", row.prompts}, {"unit", row.overPrompts ? "prompts" : "repeats"},
         {"baseline_median", roundedJson(row.baselineMedian, 3)},
         {"candidate_median", roundedJson(row.candidateMedian, 3)}, {"ratio", ratio},
         {"median_difference",
@@ -477,8 +553,8 @@ nlohmann::json toJson(const MetricComparison& row, const ArmComparison& arm)
 nlohmann::json toJson(const GateComparison& g, const ArmComparison& arm)
 {
     return {{"gate", g.gate.toStdString()}, {"test", testJson(g.test)}, {"pairs", g.pairs},
-        {"both_pass", g.bothPass}, {"baseline_only", g.baselineOnly}, {"candidate_only", g.candidateOnly},
-        {"both_fail", g.bothFail},
+        {"prompts", g.prompts}, {"unit", g.overPrompts ? "prompts" : "repeats"}, {"both_pass", g.bothPass},
+        {"baseline_only", g.baselineOnly}, {"candidate_only", g.candidateOnly}, {"both_fail", g.bothFail},
         {"baseline_passed", gateCount({g.bothPass + g.baselineOnly, g.pairs}).toStdString()},
         {"candidate_passed", gateCount({g.bothPass + g.candidateOnly, g.pairs}).toStdString()},
         {"baseline_rate", roundedJson(g.baselineRate, 4)},
@@ -508,12 +584,17 @@ nlohmann::json toJson(const PairedComparison& c)
     nlohmann::json arms = nlohmann::json::array();
     for (const ArmComparison& a : c.arms)
         arms.push_back(toJson(a));
-    return {{"method",
-                {{"bootstrap", "percentile, resampling pairs within (test, turn) strata"},
-                    {"resamples", c.options.bootstrap.resamples}, {"seed", c.options.bootstrap.seed},
-                    {"confidence", c.options.bootstrap.confidence}, {"min_pairs", c.options.minPairs},
-                    {"wilcoxon", "signed-rank on paired differences, zeros dropped, exact up to 50 pairs"},
-                    {"gates", "McNemar exact; Newcombe square-and-add interval"}}},
+    return {
+        {"method",
+            {{"unit",
+                 "distinct prompt: the all-tests rows collapse each prompt's repeats to one value "
+                 "and draw sign-test intervals over prompts; a test's own rows are over its repeats"},
+                {"bootstrap", "percentile, resampling pairs within (test, turn) strata (a test's own rows)"},
+                {"resamples", c.options.bootstrap.resamples}, {"seed", c.options.bootstrap.seed},
+                {"confidence", c.options.bootstrap.confidence}, {"min_pairs", c.options.minPairs},
+                {"min_prompts", c.options.minPrompts},
+                {"wilcoxon", "signed-rank on paired differences, zeros dropped, exact up to 50 pairs"},
+                {"gates", "McNemar exact; Newcombe square-and-add interval"}}},
         {"comparisons", arms}};
 }
 

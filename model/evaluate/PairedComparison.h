@@ -5,6 +5,7 @@
 #include "model/evaluate/Statistics.h"
 
 #include <QString>
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -87,14 +88,17 @@ WilcoxonResult wilcoxonSignedRank(
 /// p = min(1, 2·P(X ≤ min(b, c))), X ~ Binomial(b + c, ½); 1 when there are no discordant pairs.
 double mcnemarExactP(int baselineOnly, int candidateOnly);
 
-/// Wilson score interval of a proportion.
-Interval wilsonInterval(int successes, int n, double confidence = 0.95);
+/// Wilson score interval of a proportion. Counts may be fractional: a prompt whose repeats
+/// disagree contributes its pass fraction (PromptEvidence).
+Interval wilsonInterval(double successes, double n, double confidence = 0.95);
 
 /// Newcombe's square-and-add interval (1998, method 10, with the ψ correction used by Fagerland,
 /// Lydersen & Laake) for the difference of two paired proportions p₁ − p₂, where p₁ = (both +
-/// firstOnly)/n and p₂ = (both + secondOnly)/n. Nothing for n = 0.
+/// firstOnly)/n and p₂ = (both + secondOnly)/n. Nothing for n = 0. The cells may be fractional
+/// (each prompt's table normalised to 1 when its repeats disagree): the interval then treats each
+/// prompt as one unit, which is conservative for averaged outcomes.
 std::optional<Interval> newcombePairedInterval(
-    int both, int firstOnly, int secondOnly, int neither, double confidence = 0.95);
+    double both, double firstOnly, double secondOnly, double neither, double confidence = 0.95);
 
 /// Standard normal quantile (for the confidence level's z).
 double normalQuantile(double p);
@@ -123,7 +127,10 @@ struct ComparisonOptions {
     /// below `minResamples`) and reports the count it used in PairedComparison::options.
     std::int64_t maxBootstrapDraws = 400'000'000;
     int minResamples = 1000;
-    int minPairs = 5;
+    int minPairs = 5; ///< a row over one prompt's repeats needs this many pairs for a verdict
+    /// A row over prompts needs this many distinct prompts: fewer, and the sign test cannot give
+    /// a 95 % interval of their median (PromptEvidence.h).
+    int minPrompts = 6;
     std::vector<Metric> metrics {Metric::TtftAny, Metric::TtftVisible, Metric::FirstSentence,
         Metric::DecodeTps, Metric::E2e, Metric::CompletionTokens};
 };
@@ -134,11 +141,20 @@ struct MetricComparison {
     QString test; ///< empty = all tests pooled
     int turn = 0; ///< 0 = all turns
     int pairs = 0;
+    /// Distinct prompts behind the row (a conversation counts once). A test's own row is one
+    /// prompt: its interval is over repeats and says how steady that prompt's timing is, not how
+    /// the arms compare on other prompts. The all-tests row is over prompts (overPrompts): each
+    /// prompt's repeats are collapsed to one ratio and one difference, and the intervals are the
+    /// sign test's over those per-prompt values.
+    int prompts = 0;
+    bool overPrompts = false;
+    std::vector<double> promptRatios; ///< overPrompts: one candidate/baseline ratio per prompt
+    std::vector<double> promptDifferences; ///< overPrompts: one median difference per prompt
     double baselineMedian = 0;
     double candidateMedian = 0;
-    /// Ratio of medians in a homogeneous cell (one test, one turn); median of the paired ratios in
-    /// a row that pools cells (all turns of a multi-turn test, all tests), where medians of
-    /// differently sized prompts would not be comparable.
+    /// Ratio of medians in a homogeneous cell (one test, one turn); median of the paired ratios
+    /// over a conversation's turns; over prompts, the median of the per-prompt ratios (each the
+    /// prompt's ratio of medians, or median paired ratio for a conversation).
     bool ratioIsMedianOfPairedRatios = false;
     std::optional<double> ratio; ///< candidate / baseline
     std::optional<Interval> ratioCi;
@@ -156,7 +172,12 @@ struct MetricComparison {
 struct GateComparison {
     QString gate;
     QString test; ///< empty = all tests pooled
-    int pairs = 0;
+    int pairs = 0; ///< requests paired (the counts below are of requests)
+    /// Distinct prompts behind the row. The all-tests row is over prompts (overPrompts): each
+    /// prompt weighs one — its repeats' 2×2 table is normalised to 1 — so the rates are averages
+    /// over prompts and Newcombe's interval treats a prompt as the unit.
+    int prompts = 0;
+    bool overPrompts = false;
     int bothPass = 0;
     int baselineOnly = 0; ///< baseline passed, candidate failed
     int candidateOnly = 0;
@@ -164,6 +185,9 @@ struct GateComparison {
     double baselineRate = 0;
     double candidateRate = 0;
     double difference = 0; ///< candidateRate − baselineRate (the effect size)
+    /// The 2×2 table the rates and the interval are drawn from (over prompts: each prompt's
+    /// repeats normalised to 1): both pass, baseline only, candidate only, neither.
+    std::array<double, 4> table {};
     std::optional<Interval> differenceCi; ///< Newcombe
     double mcnemarP = 1;
     Verdict verdict = Verdict::TooFewPairs;

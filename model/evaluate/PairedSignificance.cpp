@@ -140,12 +140,12 @@ double normalQuantile(double p)
     return x - u / (1 + x * u / 2);
 }
 
-Interval wilsonInterval(int successes, int n, double confidence)
+Interval wilsonInterval(double successes, double n, double confidence)
 {
     if (n <= 0)
         return {0, 1};
     const double z = normalQuantile(0.5 + confidence / 2);
-    const double p = double(successes) / n;
+    const double p = successes / n;
     const double z2 = z * z;
     const double denominator = 1 + z2 / n;
     const double centre = (p + z2 / (2.0 * n)) / denominator;
@@ -154,22 +154,22 @@ Interval wilsonInterval(int successes, int n, double confidence)
 }
 
 std::optional<Interval> newcombePairedInterval(
-    int both, int firstOnly, int secondOnly, int neither, double confidence)
+    double both, double firstOnly, double secondOnly, double neither, double confidence)
 {
-    const int n = both + firstOnly + secondOnly + neither;
+    const double n = both + firstOnly + secondOnly + neither;
     if (n <= 0)
         return std::nullopt;
-    const int first = both + firstOnly; // successes of the first proportion
-    const int second = both + secondOnly;
-    const double p1 = double(first) / n;
-    const double p2 = double(second) / n;
+    const double first = both + firstOnly; // successes of the first proportion
+    const double second = both + secondOnly;
+    const double p1 = first / n;
+    const double p2 = second / n;
     const Interval w1 = wilsonInterval(first, n, confidence);
     const Interval w2 = wilsonInterval(second, n, confidence);
     // ψ: the correlation of p̂₁ and p̂₂, shrunk towards 0 by n/2 when positive (Newcombe).
     double psi = 0;
     if (first > 0 && first < n && second > 0 && second < n) {
-        const double product = double(first) * (n - first) * double(second) * (n - second);
-        const double a = double(both) * neither - double(firstOnly) * secondOnly;
+        const double product = first * (n - first) * second * (n - second);
+        const double a = both * neither - firstOnly * secondOnly;
         if (a > n / 2.0)
             psi = (a - n / 2.0) / std::sqrt(product);
         else if (a < 0)

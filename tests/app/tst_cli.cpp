@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The quantscope binary end to end: real process, real sockets, emulators started by the test.
+#include "tests/app/CliSupport.h"
 #include "tests/support/Emulator.h"
 
 #include <QJsonArray>
@@ -16,33 +17,10 @@
 class TestCli : public QObject {
     Q_OBJECT
 
-    struct Run {
-        int code = -1;
-        QString out;
-        QString err;
-    };
-
+    using Run = qs::test::CliRun;
     static Run run(const QStringList& args, int timeoutMs = 60000)
     {
-        // Never touch the user's real data directory (the demo writes its results there).
-        static QTemporaryDir home;
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(QS_BINARY), args);
-        Run r;
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("timed out");
-            return r;
-        }
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return qs::test::runCli(args, timeoutMs);
     }
 
 private slots:

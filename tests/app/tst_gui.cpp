@@ -10,6 +10,7 @@
 #include "model/decide/Recommendation.h"
 #include "model/run/SuiteComposition.h"
 #include "model/store/ResultFile.h"
+#include "tests/app/CliSupport.h"
 #include "tests/support/EventLoopProbe.h"
 #include "tests/widgets/WidgetTestSupport.h"
 #include "widgets/ScreenshotRenderer.h"
@@ -71,11 +72,7 @@ void closeMessageBoxes()
             box->close();
 }
 
-struct Cli {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using Cli = qs::test::CliRun;
 
 QString panelStatus(MainWindow& w)
 {
@@ -93,17 +90,7 @@ EndpointEntry realEntry(const QString& label = QStringLiteral("NVFP4 on the Spar
 
 Cli runCli(const QStringList& args)
 {
-    QProcess p;
-    p.start(QStringLiteral(QS_BINARY), args);
-    Cli r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return qs::test::runCli(args, 120000);
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `quantscope report` end to end: the real binary writes Markdown, HTML and PDF from the fixture
 // results file, and explains the mistakes a user can make.
+#include "tests/app/CliSupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -11,32 +13,10 @@
 class TestReport : public QObject {
     Q_OBJECT
 
-    struct Run {
-        int code = -1;
-        QString out;
-        QString err;
-    };
-
+    using Run = qs::test::CliRun;
     static Run run(const QStringList& args)
     {
-        static QTemporaryDir home;
-        QProcess p;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_DATA_HOME"), home.path());
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(QS_BINARY), QStringList {QStringLiteral("report")} + args);
-        Run r;
-        if (!p.waitForFinished(120000)) {
-            p.kill();
-            p.waitForFinished();
-            r.err = QStringLiteral("timed out");
-            return r;
-        }
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-        r.out = QString::fromUtf8(p.readAllStandardOutput());
-        r.err = QString::fromUtf8(p.readAllStandardError());
-        return r;
+        return qs::test::runCli(QStringList {QStringLiteral("report")} + args, 120000);
     }
 
     static QString fixture() { return QStringLiteral(QS_TEST_DATA "/results/voice-sim.json"); }

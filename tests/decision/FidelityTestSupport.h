@@ -10,7 +10,7 @@
 
 namespace qs::test {
 
-/// One arm of `prompts` fidelity prompts of test "fid" (runs 1…), the first `identical` of them
+/// One arm of `prompts` distinct fidelity prompts (tests "fid-1", "fid-2"…), the first `identical` of them
 /// identical to the reference's 20-token answer, prompt i of the others diverging at token i (a
 /// near-tie when i is even, a confident flip when odd). With `kl`, every prompt's tokens are
 /// comparable and its KL is `kl` (identical) or 2·`kl`, the arm's mean `kl`; without, the
@@ -25,8 +25,8 @@ inline FidelityArm fidelityArm(int endpoint, const QString& label, int reference
     a.referenceLabel = referenceLabel;
     for (int i = 0; i < prompts; ++i) {
         FidelityPrompt p;
-        p.test = QStringLiteral("fid");
-        p.iteration = i + 1;
+        p.test = QStringLiteral("fid-%1").arg(i + 1);
+        p.iteration = 1;
         p.referenceTokens = 20;
         p.candidateTokens = 20;
         p.identical = i < identical;
@@ -69,6 +69,7 @@ inline FidelityArm fidelityArm(int endpoint, const QString& label, int reference
     a.comparablePrompts = kl ? prompts : 0;
     if (kl) {
         a.klCi = Interval {*kl * 0.8, *kl * 1.25};
+        a.klPrompts = prompts;
         a.klP99 = 2 * *kl;
         a.meanAbsLogprobDelta = 0.01;
     }

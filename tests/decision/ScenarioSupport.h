@@ -116,22 +116,28 @@ inline void expectScenario(const QString& name, const Judgement& j)
         // Gibberish never completes a sentence: there is no first sentence to compare, and the
         // recommendation says so instead of guessing. Its noise runs about 1.4 times the baseline's
         // length (committed file: ratio 1.4 [1.11–1.58]), an interval across the 1.5× allowance.
-        QStringList expectedOpen {QStringLiteral("first_sentence_not_worse")};
-        if (open.contains(QStringLiteral("not_more_verbose")))
-            expectedOpen << QStringLiteral("not_more_verbose");
+        // Its 6 of 18 tool calls are shown below 60 % on their own (p ≈ 0.02), but not once the 11
+        // judged criteria are weighed together (Holm): open, never a pass.
+        QStringList expectedOpen;
+        for (const char* id : {"tool_calls", "first_sentence_not_worse", "not_more_verbose"})
+            if (open.contains(QString::fromUtf8(id)) || QString::fromUtf8(id) == u"first_sentence_not_worse")
+                expectedOpen << QString::fromUtf8(id);
         EXPECT_EQ(open, expectedOpen) << dump(r);
         EXPECT_TRUE(r.criteria.at(6).measured.startsWith(
             QStringLiteral("no value of first_sentence_ms on NVFP4 base")))
             << dump(r);
-    } else {
-        EXPECT_TRUE(open.isEmpty()) << "5 runs give enough pairs for every criterion\n" << dump(r);
+    } else if (name == u"fair-switch") {
+        EXPECT_TRUE(open.isEmpty()) << "about 50 distinct prompts decide every criterion\n" << dump(r);
     }
 
     if (name == u"base-garbled") {
         // v3: "NVFP4 base model is NOT viable — quality is zero"; "TTFT is real but irrelevant".
         EXPECT_EQ(r.decision, Recommendation::Decision::KeepBaseline) << dump(r);
-        for (const char* id : {"tool_calls", "answers_not_worse", "coherent_not_worse"})
+        for (const char* id : {"answers_not_worse", "coherent_not_worse"})
             EXPECT_TRUE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
+        EXPECT_TRUE(
+            failed.contains(QStringLiteral("tool_calls")) || open.contains(QStringLiteral("tool_calls")))
+            << dump(r);
         for (const char* id : {"thinking_leaks", "ttft_visible", "ttft_not_worse"})
             EXPECT_FALSE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
         bool modelsDiffer = false;
@@ -149,9 +155,14 @@ inline void expectScenario(const QString& name, const Judgement& j)
         // The same model, ~90 ms TTFT, but markdown, leaks and broken tool calls, ~20 tok/s.
         EXPECT_EQ(r.decision, Recommendation::Decision::KeepBaseline) << dump(r);
         // "2-6x more verbose" (003): the same model's answers run well over the 1.5× allowance.
-        for (const char* id :
-            {"thinking_leaks", "tool_calls", "no_markdown", "decode_rate", "not_more_verbose"})
+        for (const char* id : {"thinking_leaks", "no_markdown", "decode_rate", "not_more_verbose"})
             EXPECT_TRUE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
+        // 10 of 18 tool calls (56 %, interval 31–78 %) cannot be told from 60 %: open, never a pass.
+        // Neither can a 3-point drop in right answers from a 15-point margin, nor first sentences
+        // 1.24× slower (interval 1.01–1.41) from the 1.10 margin: what would change says so.
+        EXPECT_TRUE(
+            failed.contains(QStringLiteral("tool_calls")) || open.contains(QStringLiteral("tool_calls")))
+            << dump(r);
         for (const char* id : {"ttft_visible", "ttft_not_worse", "answers_not_worse", "coherent_not_worse"})
             EXPECT_FALSE(failed.contains(QString::fromUtf8(id))) << id << '\n' << dump(r);
         EXPECT_TRUE(r.caveats.isEmpty()) << dump(r); // same model: nothing makes it unfair

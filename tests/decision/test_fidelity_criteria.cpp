@@ -24,13 +24,14 @@ RunResult threeArms()
 {
     RunResult r = makeRun({QStringLiteral("Q4_K_M"), QStringLiteral("NVFP4"), QStringLiteral("BF16")});
     for (int e = 0; e < 3; ++e)
-        for (int it = 1; it <= 10; ++it) {
-            Req q;
-            q.endpoint = e;
-            q.test = QStringLiteral("fid");
-            q.iteration = it;
-            r.records.push_back(record(q));
-        }
+        for (int prompt = 1; prompt <= 8; ++prompt) // distinct prompts: the unit of evidence
+            for (int it = 1; it <= 3; ++it) {
+                Req q;
+                q.endpoint = e;
+                q.test = QStringLiteral("fid-%1").arg(prompt);
+                q.iteration = it;
+                r.records.push_back(record(q));
+            }
     return r;
 }
 
@@ -44,6 +45,21 @@ Fidelity againstBf16(int flips, std::optional<double> kl, std::optional<double> 
     f.referenceLabel = QStringLiteral("BF16");
     f.arms = {fidelityArm(0, QStringLiteral("Q4_K_M"), 2, f.referenceLabel, 40, 36, baselineKl),
         fidelityArm(1, QStringLiteral("NVFP4"), 2, f.referenceLabel, 40, 40 - flips, kl)};
+    f.baseline = 0;
+    if (kl && baselineKl) {
+        // The paired ratio over the same 40 prompts and positions (pairedKlRatio's job), ±10 %.
+        FidelityKlRatio paired;
+        paired.baseline = 0;
+        paired.candidate = 1;
+        paired.prompts = 40;
+        paired.answers = 40;
+        paired.positions = 400;
+        paired.baselineKl = baselineKl;
+        paired.candidateKl = kl;
+        paired.ratio = *kl / *baselineKl;
+        paired.ratioCi = Interval {*paired.ratio * 0.9, *paired.ratio * 1.1};
+        f.arms[1].klVsBaseline = paired;
+    }
     return f;
 }
 
@@ -131,10 +147,11 @@ TEST(FidelityCriteriaParse, FormsAndDefaults)
     const Criterion& notWorse = p.criteria[2];
     EXPECT_EQ(notWorse.kind, Criterion::Kind::FidelityKlNotWorse);
     EXPECT_EQ(notWorse.id, QStringLiteral("fidelity_kl_not_worse_than_baseline"));
-    EXPECT_DOUBLE_EQ(notWorse.tolerance, 0.05); // the default, as for resources
+    EXPECT_DOUBLE_EQ(marginOf(notWorse), 1.10); // the default margin
     EXPECT_EQ(
-        notWorse.title, QStringLiteral("mean KL from the reference not worse than the baseline's (≤ +5 %)"));
+        notWorse.title, QStringLiteral("mean KL from the reference not worse than the baseline's (≤ +10 %)"));
     EXPECT_DOUBLE_EQ(p.criteria[3].tolerance, 0.1);
+    EXPECT_DOUBLE_EQ(marginOf(p.criteria[3]), 1.1);
 
     EXPECT_EQ(criterionKindId(flips.kind), QStringLiteral("fidelity_flip_rate_max"));
     EXPECT_EQ(criterionKindId(kl.kind), QStringLiteral("fidelity_kl_max"));
@@ -148,7 +165,7 @@ TEST(FidelityCriteriaParse, FormsAndDefaults)
     const json nj = toJson(p.criteria[3]);
     EXPECT_EQ(nj.at("fidelity"), "kl");
     EXPECT_EQ(nj.at("not_worse_than_baseline"), true);
-    EXPECT_DOUBLE_EQ(nj.at("tolerance").get<double>(), 0.1);
+    EXPECT_DOUBLE_EQ(nj.at("margin").get<double>(), 1.1);
     // The JSON form reads back as the same criterion.
     for (const json& written : {j, toJson(kl), nj})
         EXPECT_EQ(readAndWrittenAgain(asWritten(written)), asWritten(written));
@@ -208,44 +225,34 @@ TEST(FidelityCriteriaParse, ErrorsSayWhatToDo)
 
 // ---- flip rate ----------------------------------------------------------------------------------
 
-TEST(FidelityCriteriaFlipRate, WithinAndOverTheLimitWithTheInterval)
+TEST(FidelityCriteriaFlipRate, WithinOverOrOpenOnTheIntervalOverPrompts)
 {
-    Fidelity f = againstBf16(6, 0.03);
-    f.arms[1].flipRateCi = Interval {0.057, 0.298};
-    const CriterionResult within = nvfp4(f, flipMax(0.25));
-    EXPECT_EQ(within.outcome, Outcome::Pass);
+    // 2 of 40 distinct prompts differ: [1 %, 17 %], clear of 25 %.
+    const CriterionResult within = nvfp4(againstBf16(2, 0.03), flipMax(0.25));
+    EXPECT_EQ(within.outcome, Outcome::Pass) << within.explanation.toStdString();
     EXPECT_EQ(within.required, QStringLiteral("≤ 25 % of prompts differ from BF16"));
-    EXPECT_EQ(within.measured, QStringLiteral("flip rate 15 % [6 % – 30 %] (6 of 40 prompts differ)"));
-    EXPECT_EQ(within.explanation,
-        QStringLiteral(
-            "NVFP4's greedy answers differ from the reference BF16's on 6 of 40 prompts (flip rate "
-            "15 %), within the limit of 25 %. The 95 % interval (6 % – 30 %) reaches above the "
-            "limit: more fidelity prompts would make the pass sure. At the divergences, 3 were "
-            "near-ties (the candidate rated the reference's token at least half as likely as its "
-            "own choice) and 3 confident disagreements."));
+    EXPECT_TRUE(within.measured.contains(QStringLiteral("over 40 distinct prompts 5 %")))
+        << within.measured.toStdString();
+    EXPECT_TRUE(within.explanation.contains(QStringLiteral("within the limit of 25 %")))
+        << within.explanation.toStdString();
 
-    // Over the limit: a failure that keeps the baseline, with what would change it.
-    const auto recs = decide(f, json::array({flipMax(0.1)}));
+    // 6 of 40 (15 %, interval 6 %–30 %) cannot be placed on either side of 25 %: open.
+    const CriterionResult open = nvfp4(againstBf16(6, 0.03), flipMax(0.25));
+    EXPECT_EQ(open.outcome, Outcome::Inconclusive);
+    EXPECT_TRUE(open.explanation.contains(QStringLiteral("straddles the limit of 25 %")))
+        << open.explanation.toStdString();
+
+    // 12 of 40 (30 %, interval 17 %–47 %) is over 10 % for sure: a failure that keeps the baseline.
+    const auto recs = decide(againstBf16(12, 0.03), json::array({flipMax(0.1)}));
     const Recommendation& r = recs.at(0);
-    EXPECT_EQ(r.criteria.at(0).outcome, Outcome::Fail);
+    EXPECT_EQ(r.criteria.at(0).outcome, Outcome::Fail) << r.criteria.at(0).explanation.toStdString();
     EXPECT_EQ(r.decision, Decision::KeepBaseline);
-    EXPECT_TRUE(r.criteria.at(0).explanation.contains(QStringLiteral(
-        "over the limit of 10 %. The 95 % interval (6 % – 30 %) reaches below the limit: more fidelity "
-        "prompts would make the failure sure.")))
-        << r.criteria.at(0).explanation.toStdString();
     ASSERT_EQ(r.whatWouldChange.size(), 1);
-    EXPECT_EQ(r.whatWouldChange[0],
-        QStringLiteral(
-            "NVFP4 answers 6 of 40 fidelity prompts differently from the reference BF16 (flip rate "
-            "15 %, at most 10 % allowed): serve a less aggressive quantization of the same model, "
-            "or one calibrated on text like the assistant's (the report's Fidelity section lists "
-            "the earliest divergences)."));
-
-    // An interval clear of the limit says nothing about noise; exactly at the limit passes.
-    f.arms[1].flipRateCi = Interval {0.05, 0.2};
-    EXPECT_FALSE(nvfp4(f, flipMax(0.25)).explanation.contains(QStringLiteral("interval")));
-    EXPECT_EQ(nvfp4(f, flipMax(0.15)).outcome, Outcome::Pass);
-    EXPECT_EQ(nvfp4(f, flipMax(0.149)).outcome, Outcome::Fail);
+    EXPECT_TRUE(r.whatWouldChange[0].startsWith(
+        QStringLiteral("NVFP4 answers 12 of 40 fidelity prompts differently from the reference BF16 (flip "
+                       "rate 30 %, at most 10 % "
+                       "allowed)")))
+        << r.whatWouldChange[0].toStdString();
 }
 
 TEST(FidelityCriteriaFlipRate, TheReferenceItselfPasses)
@@ -332,12 +339,21 @@ TEST(FidelityCriteriaKl, MaxWithinAndOver)
             "NVFP4's next-token distributions are on average 0.0312 nats from the reference BF16's "
             "(KL over both top lists and a tail bucket, every compared token pooled), within the "
             "limit of 0.05 nats."));
-    const CriterionResult over = nvfp4(f, klMax(0.03));
+    // Over a limit the whole interval clears: a failure; a limit inside the interval: open.
+    const CriterionResult over = nvfp4(f, klMax(0.02));
     EXPECT_EQ(over.outcome, Outcome::Fail);
-    EXPECT_TRUE(over.explanation.endsWith(QStringLiteral(
-        "over the limit of 0.03 nats. The 95 % interval (0.025 – 0.039 nats) reaches below the limit: more "
-        "fidelity prompts would make the failure sure.")))
+    EXPECT_TRUE(over.explanation.contains(QStringLiteral("over the limit of 0.02 nats")))
         << over.explanation.toStdString();
+    const CriterionResult open = nvfp4(f, klMax(0.03));
+    EXPECT_EQ(open.outcome, Outcome::Inconclusive);
+    EXPECT_TRUE(open.explanation.contains(QStringLiteral("straddles the limit of 0.03 nats")))
+        << open.explanation.toStdString();
+    // A KL read from lists that held too little of the probability can fail, never pass.
+    Fidelity low = f;
+    low.arms[1].klLowerBound = true;
+    low.arms[1].klLowerBoundNote = QStringLiteral("the top lists held 62 % of the probability: KL reads low");
+    EXPECT_EQ(nvfp4(low, klMax(0.05)).outcome, Outcome::Inconclusive);
+    EXPECT_EQ(nvfp4(low, klMax(0.02)).outcome, Outcome::Fail);
 
     // Tiny values are written without rounding to zero.
     EXPECT_EQ(nvfp4(againstBf16(0, 3.2e-5), klMax(0.05)).measured,
@@ -358,7 +374,7 @@ TEST(FidelityCriteriaKl, NotComparableIsNotMeasuredNeverAPass)
             "optional, so it decides nothing, but it was not checked either."));
     EXPECT_EQ(nvfp4(f, klMax(0.05)).outcome, Outcome::Inconclusive);
     EXPECT_EQ(nvfp4(f, klNotWorse(0.1, true)).outcome, Outcome::NotMeasured);
-    EXPECT_EQ(nvfp4(f, flipMax(0.25)).outcome, Outcome::Pass);
+    EXPECT_EQ(nvfp4(f, flipMax(0.5)).outcome, Outcome::Pass); // 6 of 40: [6 %, 30 %]
 
     // Some prompts comparable, some not: judged over the comparable ones, and said so.
     Fidelity partial = againstBf16(6, 0.03);
@@ -370,25 +386,22 @@ TEST(FidelityCriteriaKl, NotComparableIsNotMeasuredNeverAPass)
         << some.measured.toStdString();
 }
 
-TEST(FidelityCriteriaKl, NotWorseThanTheBaseline)
+TEST(FidelityCriteriaKl, NotWorseThanTheBaselineIsPairedAgainstTheMargin)
 {
-    // The baseline is 0.02 nats from BF16; 10 % more is 0.022.
-    const CriterionResult within = nvfp4(againstBf16(6, 0.021), klNotWorse(0.1));
-    EXPECT_EQ(within.outcome, Outcome::Pass);
-    EXPECT_EQ(within.required, QStringLiteral("≤ Q4_K_M's + 10 % (mean KL from BF16)"));
-    EXPECT_EQ(within.measured, QStringLiteral("0.021 vs 0.02 nats (+5 %)"));
-    EXPECT_EQ(within.explanation.toStdString(),
-        QStringLiteral("NVFP4's mean KL from the reference BF16 is 0.021 nats against the baseline Q4_K_M's "
-                       "0.02: within the 10 % tolerance. NVFP4's 95 % interval (0.0168 – 0.0263 nats) "
-                       "contains the bound, so the difference is within the noise of these prompts.")
-            .toStdString());
+    // The baseline is 0.02 nats from BF16 over the same 40 prompts; the paired ratio ±10 %.
+    const CriterionResult within = nvfp4(againstBf16(6, 0.019), klNotWorse(0.1));
+    EXPECT_EQ(within.outcome, Outcome::Pass) << within.explanation.toStdString();
+    EXPECT_EQ(within.required, QStringLiteral("KL ≤ 1.10× the baseline's (from BF16)"));
+    EXPECT_EQ(within.measured,
+        QStringLiteral("0.019 vs 0.02 nats over the same 400 positions of 40 distinct prompts, ratio 0.95 "
+                       "[0.855–1.04]"));
+    const CriterionResult close = nvfp4(againstBf16(6, 0.021), klNotWorse(0.1));
+    EXPECT_EQ(close.outcome, Outcome::Inconclusive) << "5 % more, ±10 %: the data cannot tell";
     const Recommendation worse = decide(againstBf16(6, 0.03), json::array({klNotWorse(0.1)})).at(0);
     EXPECT_EQ(worse.criteria.at(0).outcome, Outcome::Fail);
-    EXPECT_EQ(worse.criteria.at(0).measured, QStringLiteral("0.03 vs 0.02 nats (+50 %)"));
-    EXPECT_EQ(worse.whatWouldChange.at(0),
-        QStringLiteral("NVFP4 drifts further from the reference BF16 than the baseline Q4_K_M does (mean KL "
-                       "0.03 vs 0.02 nats, at most 10 % more allowed): serve a less aggressive quantization, "
-                       "or one calibrated on text like the assistant's."));
+    EXPECT_TRUE(worse.whatWouldChange.at(0).startsWith(QStringLiteral(
+        "NVFP4 drifts further from the reference BF16 than the baseline Q4_K_M does (0.03 vs 0.02 nats")))
+        << worse.whatWouldChange.at(0).toStdString();
 
     // The baseline's KL not comparable: not measured, naming the baseline.
     const CriterionResult baseOpen = nvfp4(againstBf16(6, 0.021, std::nullopt), klNotWorse(0.1, true));
@@ -414,7 +427,7 @@ TEST(FidelityCriteriaKl, NotWorseNeedsAReferenceOtherThanTheBaseline)
     EXPECT_EQ(open.criteria.at(0).outcome, Outcome::Inconclusive);
     EXPECT_TRUE(open.whatWouldChange.at(0).contains(QStringLiteral("--reference NAME")));
     // The flip rate and the KL limit still work against the baseline.
-    EXPECT_EQ(nvfp4(f, flipMax(0.1)).outcome, Outcome::Pass);
+    EXPECT_EQ(nvfp4(f, flipMax(0.25)).outcome, Outcome::Pass); // 2 of 40: [1 %, 17 %]
     EXPECT_EQ(nvfp4(f, klMax(0.05)).outcome, Outcome::Pass);
 }
 

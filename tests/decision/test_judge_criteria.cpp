@@ -5,6 +5,7 @@
 // evaluate stage's job). Nothing judged is "not measured" (optional) or inconclusive, never a
 // silent pass; a judge that contradicts itself decides nothing.
 #include "model/decide/Recommendation.h"
+#include "model/evaluate/PromptEvidence.h"
 #include "tests/decision/CriterionTestSupport.h"
 #include "tests/stats/JudgingTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
@@ -52,7 +53,8 @@ Rubric voiceRubric()
     return r;
 }
 
-/// A rubric run: NVFP4 (1) median 3 on warm_personal, 4 on correct; the baseline 4 on both.
+/// A rubric run: NVFP4 (1) median 3 on warm_personal, 4 on correct; the baseline 4 on both; each
+/// graded on 8 distinct prompts (tests "p1"…"p8"), the unit the decision counts.
 JudgedQuality graded()
 {
     JudgedQuality q;
@@ -64,6 +66,11 @@ JudgedQuality graded()
     q.rubricScores = {rubricScore(0, "warm_personal", 4, 20), rubricScore(0, "correct", 4, 20),
         rubricScore(1, "warm_personal", 3, 18), rubricScore(1, "correct", 4, 18),
         rubricScore(1, "correct", 5, 9, "facts")};
+    for (int i = 1; i <= 8; ++i) {
+        const std::string test = "p" + std::to_string(i);
+        q.rubricScores.push_back(rubricScore(1, "warm_personal", 3, 2, test.c_str()));
+        q.rubricScores.push_back(rubricScore(1, "correct", 4, 2, test.c_str()));
+    }
     return q;
 }
 
@@ -84,6 +91,15 @@ PairwiseResult pairwise(int wins, int losses, int ties, int inconsistent, int wi
     if (wins + losses > 0) {
         p.winRate = double(wins) / (wins + losses);
         p.winRateCi = Interval {std::max(0.0, *p.winRate - 0.25), std::min(1.0, *p.winRate + 0.25)};
+    }
+    // Each pair its own distinct prompt, as in a suite asked once per prompt.
+    p.prompts = p.pairs;
+    p.promptWins = wins;
+    p.promptLosses = losses;
+    p.promptTies = ties;
+    if (p.pairs > 0) {
+        p.promptWinShare = (wins + 0.5 * ties) / p.pairs;
+        p.promptWinShareCi = promptRateInterval(wins + 0.5 * ties, p.pairs);
     }
     p.firstPositionRate = 0.5;
     p.signTestP = 0.03;
@@ -240,7 +256,10 @@ TEST(JudgeCriteriaRubric, MedianPassesAtOrAboveTheMinimum)
     const CriterionResult& c = only(r);
     EXPECT_EQ(c.outcome, Outcome::Pass) << toJson(r).dump(1);
     EXPECT_EQ(c.required, QStringLiteral("median ≥ 4 of 5"));
-    EXPECT_EQ(c.measured, QStringLiteral("median 4 (n 18, 2 judge failures); Q4_K_M: 4"));
+    EXPECT_EQ(c.measured,
+        QStringLiteral("median 4 (n 18, 2 judge failures); Q4_K_M: 4; 9 distinct prompts, median of their "
+                       "medians 4 [4–4]"));
+    EXPECT_EQ(c.prompts, 9); // p1…p8 and "facts"
     EXPECT_TRUE(c.explanation.startsWith(QStringLiteral(
         "The judge (qwen3-32b) gave NVFP4's answers a median of 4 of 5 on \"Title of correct\"")))
         << c.explanation.toStdString();
@@ -255,7 +274,8 @@ TEST(JudgeCriteriaRubric, MedianBelowTheMinimumFailsWithTheFix)
     const Recommendation r = judge(graded(), json::array({rubricMin("warm_personal", 4, true)}));
     const CriterionResult& c = only(r);
     EXPECT_EQ(c.outcome, Outcome::Fail) << toJson(r).dump(1);
-    EXPECT_EQ(c.measured, QStringLiteral("median 3 (n 18, 2 judge failures); Q4_K_M: 4"));
+    EXPECT_TRUE(
+        c.measured.startsWith(QStringLiteral("median 3 (n 18, 2 judge failures); Q4_K_M: 4; 8 distinct")));
     EXPECT_TRUE(c.explanation.endsWith(QStringLiteral("below the required 4.")))
         << c.explanation.toStdString();
     EXPECT_EQ(r.decision, Decision::KeepBaseline);
@@ -272,9 +292,9 @@ TEST(JudgeCriteriaRubric, OneTest)
     const Recommendation r = judge(graded(),
         json::array(
             {{{"judge", "rubric"}, {"criterion", "correct"}, {"min_median", 4.5}, {"test", "facts"}}}));
-    EXPECT_EQ(only(r).outcome, Outcome::Pass) << toJson(r).dump(1);
-    EXPECT_EQ(only(r).measured, QStringLiteral("median 5 (n 9, 2 judge failures)"));
-    EXPECT_TRUE(only(r).explanation.contains(QStringLiteral(" in test \"facts\"")));
+    // One test is one prompt: its scores say how the judge graded that prompt, not the endpoint.
+    EXPECT_EQ(only(r).outcome, Outcome::Inconclusive) << toJson(r).dump(1);
+    EXPECT_TRUE(only(r).measured.startsWith(QStringLiteral("median 5 (n 9, 2 judge failures)")));
     // No score in that test for this criterion: nothing graded, never a pass.
     const Recommendation none = judge(graded(),
         json::array(
@@ -352,34 +372,43 @@ TEST(JudgeCriteriaPairwise, NoClearDifferenceOrCandidateBetterPasses)
 {
     const Recommendation even
         = judge(compared(pairwise(7, 6, 3, 1, -1, "no_clear_difference")), json::array({notWorse}));
-    EXPECT_EQ(only(even).outcome, Outcome::Pass) << toJson(even).dump(1);
-    EXPECT_EQ(only(even).required, QStringLiteral("not worse than Q4_K_M (blind, both orders)"));
-    EXPECT_EQ(only(even).measured,
-        QStringLiteral(
-            "7 wins, 3 ties, 6 losses of 16 pairs; win rate 54 % [29 % – 79 %]; consistency 94 %"));
-    EXPECT_TRUE(
-        only(even).explanation.startsWith(QStringLiteral("No clear difference in a blind comparison")));
+    // About even over 16 prompts: the interval reaches well below 45 %, so it cannot pass yet.
+    EXPECT_EQ(only(even).outcome, Outcome::Inconclusive) << toJson(even).dump(1);
+    EXPECT_EQ(only(even).required, QStringLiteral("win share ≥ 45 % against Q4_K_M (blind, both orders)"));
+    EXPECT_TRUE(only(even).measured.startsWith(
+        QStringLiteral("7 wins, 3 ties, 6 losses of 16 pairs; win share 53 % over 16 distinct prompts [")))
+        << only(even).measured.toStdString();
+    EXPECT_TRUE(only(even).explanation.contains(QStringLiteral("straddles")))
+        << only(even).explanation.toStdString();
     const Recommendation better
         = judge(compared(pairwise(14, 2, 4, 2, 1, "candidate_better")), json::array({notWorse}));
     EXPECT_EQ(only(better).outcome, Outcome::Pass);
-    EXPECT_TRUE(only(better).explanation.contains(QStringLiteral("preferred NVFP4's answers")));
+    EXPECT_TRUE(only(better).explanation.contains(QStringLiteral("even the interval's lower end is within")))
+        << only(better).explanation.toStdString();
     EXPECT_EQ(better.decision, Decision::Switch);
 }
 
 TEST(JudgeCriteriaPairwise, BaselineBetterFailsWithTheInterval)
 {
     const Recommendation r
-        = judge(compared(pairwise(3, 14, 3, 2, 0, "baseline_better")), json::array({optionalNotWorse}));
+        = judge(compared(pairwise(2, 16, 2, 1, 0, "baseline_better")), json::array({optionalNotWorse}));
     const CriterionResult& c = only(r);
     EXPECT_EQ(c.outcome, Outcome::Fail) << toJson(r).dump(1);
-    EXPECT_EQ(c.explanation,
-        QStringLiteral(
-            "In a blind comparison the judge (qwen3-32b) preferred Q4_K_M's answers: NVFP4's win rate "
-            "18 % [0 % – 43 %] excludes an even split (sign test p = 0.03)."));
+    EXPECT_TRUE(c.explanation.startsWith(QStringLiteral(
+        "In a blind comparison by the judge (qwen3-32b), NVFP4's win share 15 % over 20 distinct prompts")))
+        << c.explanation.toStdString();
+    EXPECT_TRUE(
+        c.explanation.contains(QStringLiteral("even the interval's upper end is below win share ≥ 45 %")));
     EXPECT_EQ(r.decision, Decision::KeepBaseline);
     ASSERT_EQ(r.whatWouldChange.size(), 1);
-    EXPECT_TRUE(r.whatWouldChange[0].contains(QStringLiteral("NVFP4 won 3 and lost 14 of 20 pairs")))
+    EXPECT_TRUE(
+        r.whatWouldChange[0].contains(QStringLiteral("NVFP4 won 2 and lost 16 of 20 distinct prompts")))
         << r.whatWouldChange[0].toStdString();
+    // A 3-to-14 split over 20 prompts cannot be told from the 45 % margin: open, not a fail.
+    EXPECT_EQ(
+        only(judge(compared(pairwise(3, 14, 3, 2, 0, "baseline_better")), json::array({optionalNotWorse})))
+            .outcome,
+        Outcome::Inconclusive);
 }
 
 TEST(JudgeCriteriaPairwise, TooFewPairsOrAnInconsistentJudgeDecideNothing)
@@ -389,8 +418,9 @@ TEST(JudgeCriteriaPairwise, TooFewPairsOrAnInconsistentJudgeDecideNothing)
         = judge(compared(pairwise(4, 0, 1, 0, -1, "too_few_pairs")), json::array({optionalNotWorse}));
     EXPECT_EQ(only(few).outcome, Outcome::Inconclusive) << toJson(few).dump(1);
     EXPECT_TRUE(only(few).explanation.startsWith(
-        QStringLiteral("Only 5 pairs were judged in both orders (at least 10 are needed)")));
-    EXPECT_TRUE(few.whatWouldChange.at(0).contains(QStringLiteral("--runs")));
+        QStringLiteral("Only 5 distinct prompts were judged in both orders (at least 6 are needed")))
+        << only(few).explanation.toStdString();
+    EXPECT_TRUE(few.whatWouldChange.at(0).contains(QStringLiteral("more distinct prompts")));
 
     // A judge that always picks the first answer: every pair inconsistent, a tie, never a winner.
     PairwiseResult first = pairwise(0, 0, 20, 20, -1, "no_clear_difference");
@@ -402,7 +432,7 @@ TEST(JudgeCriteriaPairwise, TooFewPairsOrAnInconsistentJudgeDecideNothing)
             "The judge (qwen3-32b) gave the same verdict in both orders on only 0 % of the pairs (at "
             "least 70 % needed), and picked the answer shown first in 100 % of its picks: its "
             "verdicts cannot be trusted, so they decide nothing."));
-    EXPECT_TRUE(only(biased).measured.contains(QStringLiteral("no decided pair")));
+    EXPECT_TRUE(only(biased).measured.contains(QStringLiteral("win share 50 % over 20 distinct prompts")));
     EXPECT_EQ(biased.decision, Decision::Inconclusive);
     EXPECT_TRUE(biased.whatWouldChange.at(0).contains(QStringLiteral("stronger judge")));
 
@@ -468,7 +498,7 @@ TEST(JudgeCriteriaBuiltin, VoiceAssistantAsksTheJudgeOptionally)
     ev.judged = graded();
     ev.judged.rubricScores.push_back(rubricScore(1, "answers_question", 5, 18));
     ev.judged.rubricScores.push_back(rubricScore(1, "spoken_length", 4, 18));
-    ev.judged.pairwise = {pairwise(3, 14, 3, 2, 0, "baseline_better")};
+    ev.judged.pairwise = {pairwise(1, 18, 1, 0, 0, "baseline_better")};
     const Recommendation rec = recommend(r, ev, p).at(0);
     QStringList failed;
     for (const CriterionResult& c : rec.criteria)

@@ -26,9 +26,19 @@ struct ArmSpec {
     bool failAll = false;
 };
 
-/// Two arms ("Q4_K_M" baseline, "NVFP4" candidate), `runs` measured runs of each test.
-RunResult run(const ArmSpec& base, const ArmSpec& cand, int runs = 10,
-    const QStringList& tests = {QStringLiteral("a"), QStringLiteral("b")}, const QStringList& extra = {})
+/// `n` distinct prompts (tests) "p1", "p2"…
+QStringList prompts(int n)
+{
+    QStringList out;
+    for (int i = 1; i <= n; ++i)
+        out << QStringLiteral("p%1").arg(i);
+    return out;
+}
+
+/// Two arms ("Q4_K_M" baseline, "NVFP4" candidate), `runs` measured runs of each test. By default
+/// 8 distinct prompts, 3 runs each: the prompt is the unit of evidence, the runs steady the clock.
+RunResult run(const ArmSpec& base, const ArmSpec& cand, int runs = 3, const QStringList& tests = prompts(8),
+    const QStringList& extra = {})
 {
     RunResult r = makeRun(QStringList {QStringLiteral("Q4_K_M"), QStringLiteral("NVFP4")} + extra);
     const ArmSpec* specs[] = {&base, &cand};
@@ -99,18 +109,19 @@ TEST(RecommendGateThreshold, MaxFailuresPassFailAndNothingJudged)
     leaky.gates = gate("no_thinking_leak", 3);
     const CriterionResult pass = single(run(clean, clean), leaks);
     EXPECT_EQ(pass.outcome, Outcome::Pass);
-    EXPECT_EQ(pass.measured, QStringLiteral("0 of 20 answers leaked thinking into the answer"));
+    EXPECT_EQ(pass.measured, QStringLiteral("0 of 24 answers leaked thinking into the answer"));
     EXPECT_EQ(pass.required, QStringLiteral("none"));
 
     const Recommendation rec = recommendOne(run(clean, leaky), json::array({leaks}));
     const CriterionResult& fail = rec.criteria.at(0);
     EXPECT_EQ(fail.outcome, Outcome::Fail);
-    EXPECT_EQ(fail.measured, QStringLiteral("3 of 20 answers leaked thinking into the answer"));
+    EXPECT_EQ(fail.measured, QStringLiteral("3 of 24 answers leaked thinking into the answer"));
     EXPECT_EQ(fail.explanation,
         QStringLiteral(
-            "NVFP4: 3 of 20 answers leaked thinking into the answer (over the limit: none is allowed)."));
+            "NVFP4: 3 of 24 answers leaked thinking into the answer (over the limit: none is allowed)."));
+    EXPECT_EQ(fail.pBeyond, 0) << "an observed leak is certain, not an estimate";
     ASSERT_EQ(rec.whatWouldChange.size(), 1);
-    EXPECT_TRUE(rec.whatWouldChange[0].startsWith(QStringLiteral("NVFP4: 3 of 20 answers leaked thinking")));
+    EXPECT_TRUE(rec.whatWouldChange[0].startsWith(QStringLiteral("NVFP4: 3 of 24 answers leaked thinking")));
     EXPECT_TRUE(rec.whatWouldChange[0].contains(QStringLiteral("--reasoning-parser qwen3")));
     EXPECT_TRUE(rec.whatWouldChange[0].contains(QStringLiteral("enable_thinking=false")));
 
@@ -129,41 +140,54 @@ TEST(RecommendGateThreshold, MaxFailuresPassFailAndNothingJudged)
     EXPECT_EQ(none.measured, QStringLiteral("no answer judged"));
 }
 
-TEST(RecommendGateThreshold, MinPassRateAtAndBelowTheThreshold)
+TEST(RecommendGateThreshold, MinPassRateIsJudgedOnItsIntervalOverPrompts)
 {
+    // 20 distinct prompts, one run each: the rate is over prompts, with the exact binomial interval.
     const json tools = {{"gate", "tool_call"}, {"min_pass_rate", 0.6}};
     ArmSpec base;
     base.gates = gate("tool_call", 0);
-    ArmSpec sixOfTen;
-    sixOfTen.gates = gate("tool_call", 8); // 12 of 20 pass: exactly 60 %
-    ArmSpec fiveOfTen;
-    fiveOfTen.gates = gate("tool_call", 10);
+    ArmSpec most;
+    most.gates = gate("tool_call", 2); // 18 of 20: [68 %, 99 %], clear of 60 %
+    ArmSpec some;
+    some.gates = gate("tool_call", 8); // 12 of 20 = 60 %: [36 %, 81 %], straddles it
+    ArmSpec few;
+    few.gates = gate("tool_call", 15); // 5 of 20: [9 %, 49 %], below it
 
-    const CriterionResult at = single(run(base, sixOfTen), tools);
-    EXPECT_EQ(at.outcome, Outcome::Pass);
-    EXPECT_EQ(at.measured, QStringLiteral("12 of 20 passed (60 %)"));
-    EXPECT_EQ(at.required, QStringLiteral("≥ 60 % passed (12 of 20)"));
+    const CriterionResult pass = single(run(base, most, 1, prompts(20)), tools);
+    EXPECT_EQ(pass.outcome, Outcome::Pass);
+    EXPECT_TRUE(
+        pass.measured.startsWith(QStringLiteral("18 of 20 answers passed; 90 % over 20 distinct prompts")))
+        << pass.measured.toStdString();
+    EXPECT_EQ(pass.required, QStringLiteral("≥ 60 % passed (12 of 20)"));
+    ASSERT_TRUE(pass.interval);
+    EXPECT_NEAR(pass.interval->lo, 0.683, 0.001);
 
-    const Recommendation rec = recommendOne(run(base, fiveOfTen), json::array({tools}));
+    const CriterionResult at = single(run(base, some, 1, prompts(20)), tools);
+    EXPECT_EQ(at.outcome, Outcome::Inconclusive) << "exactly 60 % of 20 proves nothing about 60 %";
+    EXPECT_TRUE(at.explanation.contains(QStringLiteral("straddles"))) << at.explanation.toStdString();
+
+    const Recommendation rec = recommendOne(run(base, few, 1, prompts(20)), json::array({tools}));
     EXPECT_EQ(rec.criteria[0].outcome, Outcome::Fail);
-    EXPECT_EQ(rec.criteria[0].measured, QStringLiteral("10 of 20 passed (50 %)"));
     EXPECT_TRUE(
         rec.whatWouldChange.at(0).contains(QStringLiteral("--enable-auto-tool-choice --tool-call-parser")));
+
+    // 1 of 1 is not "at least 60 %".
+    EXPECT_EQ(single(run(base, base, 1, prompts(1)), tools).outcome, Outcome::Inconclusive);
 }
 
 TEST(RecommendGateThreshold, TestFilterCountsOnlyThatTest)
 {
-    // Failures only in test "a" (its requests are i = 0..9).
+    // Failures only in test "p1" (its requests are i = 0..2).
     ArmSpec base;
     base.gates = gate("no_markdown", 0);
     ArmSpec cand;
-    cand.gates = gate("no_markdown", 4);
+    cand.gates = gate("no_markdown", 2);
     const RunResult r = run(base, cand);
-    const CriterionResult inA = single(r, {{"gate", "no_markdown"}, {"max_failures", 0}, {"test", "a"}});
+    const CriterionResult inA = single(r, {{"gate", "no_markdown"}, {"max_failures", 0}, {"test", "p1"}});
     EXPECT_EQ(inA.outcome, Outcome::Fail);
-    EXPECT_EQ(inA.measured, QStringLiteral("4 of 10 answers contained markdown"));
+    EXPECT_EQ(inA.measured, QStringLiteral("2 of 3 answers contained markdown"));
     EXPECT_EQ(
-        single(r, {{"gate", "no_markdown"}, {"max_failures", 0}, {"test", "b"}}).outcome, Outcome::Pass);
+        single(r, {{"gate", "no_markdown"}, {"max_failures", 0}, {"test", "p2"}}).outcome, Outcome::Pass);
 
     const CriterionResult missing
         = single(r, {{"gate", "no_markdown"}, {"max_failures", 0}, {"test", "zzz"}});
@@ -173,7 +197,7 @@ TEST(RecommendGateThreshold, TestFilterCountsOnlyThatTest)
 
 // ---- metric thresholds ------------------------------------------------------------------------
 
-TEST(RecommendMetricThreshold, MaxAndMinAgainstTheStatistic)
+TEST(RecommendMetricThreshold, MaxAndMinAgainstTheStatisticsInterval)
 {
     ArmSpec base;
     ArmSpec fast;
@@ -183,23 +207,27 @@ TEST(RecommendMetricThreshold, MaxAndMinAgainstTheStatistic)
 
     const CriterionResult ttft = single(r, {{"metric", "ttft_visible_ms"}, {"max", 120}});
     EXPECT_EQ(ttft.outcome, Outcome::Pass);
-    EXPECT_EQ(ttft.measured, QStringLiteral("p50 90.0 ms (n = 20)"));
+    EXPECT_TRUE(ttft.measured.startsWith(QStringLiteral("p50 90.0 ms (n = 24 over 8 distinct prompts) [")))
+        << ttft.measured.toStdString();
     EXPECT_EQ(ttft.required, QStringLiteral("≤ 120 ms (p50)"));
-
-    // p99 of 90 ms ± 2 % is 91.8 ms: over a 91 ms limit although the median is under it.
     EXPECT_EQ(single(r, {{"metric", "ttft_visible_ms"}, {"max", 91}}).outcome, Outcome::Pass);
-    EXPECT_EQ(
-        single(r, {{"metric", "ttft_visible_ms"}, {"max", 91}, {"statistic", "p99"}}).outcome, Outcome::Fail);
+
+    // 24 values cannot estimate a p99 (its "p99" is about the maximum): open, not a fail.
+    const CriterionResult p99 = single(r, {{"metric", "ttft_visible_ms"}, {"max", 91}, {"statistic", "p99"}});
+    EXPECT_EQ(p99.outcome, Outcome::Inconclusive);
+    EXPECT_TRUE(p99.explanation.contains(QStringLiteral("24 values cannot estimate a p99")))
+        << p99.explanation.toStdString();
 
     const Recommendation rec = recommendOne(r, json::array({{{"metric", "decode_tps"}, {"min", 25}}}));
     EXPECT_EQ(rec.criteria[0].outcome, Outcome::Fail);
-    EXPECT_EQ(rec.criteria[0].measured, QStringLiteral("p50 20.0 tok/s (n = 20)"));
+    EXPECT_TRUE(rec.criteria[0].measured.startsWith(
+        QStringLiteral("p50 20.2 tok/s (n = 24 over 8 distinct prompts)")))
+        << rec.criteria[0].measured.toStdString();
     ASSERT_EQ(rec.whatWouldChange.size(), 1);
-    EXPECT_EQ(rec.whatWouldChange[0],
-        QStringLiteral(
-            "NVFP4's decode rate p50 is 20.0 tok/s and must be ≥ 25 tok/s (5 tok/s more, +25 %): "
-            "enable CUDA graphs (vLLM without --enforce-eager, once the GPU supports them), speculative "
-            "decoding (MTP: --speculative-config), or a smaller model."));
+    EXPECT_TRUE(rec.whatWouldChange[0].startsWith(
+        QStringLiteral("NVFP4's decode rate p50 is 20.2 tok/s and must be ≥ 25 tok/s")))
+        << rec.whatWouldChange[0].toStdString();
+    EXPECT_TRUE(rec.whatWouldChange[0].contains(QStringLiteral("enable CUDA graphs")));
 
     ArmSpec slow;
     slow.ttftMs = 310;
@@ -208,6 +236,10 @@ TEST(RecommendMetricThreshold, MaxAndMinAgainstTheStatistic)
     EXPECT_TRUE(late.whatWouldChange.at(0).startsWith(
         QStringLiteral("NVFP4's TTFT (visible) p50 is 310 ms and must be ≤ 120 ms (190 ms less)")))
         << late.whatWouldChange.at(0).toStdString();
+
+    // One prompt: its repeats say how steady it is, not what the endpoint does on prompts.
+    EXPECT_EQ(single(run(base, fast, 10, prompts(1)), {{"metric", "ttft_visible_ms"}, {"max", 120}}).outcome,
+        Outcome::Inconclusive);
 }
 
 TEST(RecommendMetricThreshold, NoSuccessfulRequestIsInconclusive)
@@ -222,7 +254,7 @@ TEST(RecommendMetricThreshold, NoSuccessfulRequestIsInconclusive)
 
 // ---- not worse than the baseline ----------------------------------------------------------------
 
-TEST(RecommendNotWorse, MetricFailsOnlyWhenTheBaselineIsClearlyBetter)
+TEST(RecommendNotWorse, MetricAgainstTheMargin)
 {
     const json ttft = {{"metric", "ttft_visible_ms"}, {"not_worse_than_baseline", true}};
     ArmSpec base;
@@ -230,24 +262,33 @@ TEST(RecommendNotWorse, MetricFailsOnlyWhenTheBaselineIsClearlyBetter)
     slower.ttftMs = 450;
     ArmSpec faster;
     faster.ttftMs = 95;
-    ArmSpec same; // identical values: no clear difference
+    ArmSpec same; // identical values
 
     const Recommendation worse = recommendOne(run(base, slower), json::array({ttft}));
     EXPECT_EQ(worse.criteria[0].outcome, Outcome::Fail);
-    EXPECT_EQ(worse.criteria[0].required, QStringLiteral("not worse than Q4_K_M"));
+    EXPECT_EQ(worse.criteria[0].required, QStringLiteral("≤ 1.10× the baseline's"));
     EXPECT_TRUE(worse.criteria[0].measured.startsWith(QStringLiteral("median 450 vs 300 ms, ratio 1.5")))
         << worse.criteria[0].measured.toStdString();
-    EXPECT_TRUE(worse.criteria[0].measured.endsWith(QStringLiteral(", 20 pairs")));
-    EXPECT_TRUE(worse.whatWouldChange.at(0).startsWith(
-        QStringLiteral("NVFP4's TTFT (visible) is slower than Q4_K_M's (median 450 vs 300 ms")));
+    EXPECT_TRUE(worse.criteria[0].measured.endsWith(QStringLiteral(", 8 distinct prompts")));
+    EXPECT_EQ(worse.criteria[0].prompts, 8);
+    EXPECT_TRUE(worse.whatWouldChange.at(0).startsWith(QStringLiteral(
+        "NVFP4's TTFT (visible) is slower than Q4_K_M's beyond the margin (median 450 vs 300 ms")))
+        << worse.whatWouldChange.at(0).toStdString();
 
     const CriterionResult better = single(run(base, faster), ttft);
     EXPECT_EQ(better.outcome, Outcome::Pass);
-    EXPECT_EQ(better.explanation, QStringLiteral("NVFP4's TTFT (visible) is faster than Q4_K_M's."));
-    const CriterionResult tie = single(run(base, same), ttft);
-    EXPECT_EQ(tie.outcome, Outcome::Pass);
-    EXPECT_EQ(
-        tie.explanation, QStringLiteral("NVFP4's TTFT (visible) shows no clear difference from Q4_K_M's."));
+    EXPECT_TRUE(
+        better.explanation.contains(QStringLiteral("even the interval's worse end is within the margin")))
+        << better.explanation.toStdString();
+    EXPECT_EQ(single(run(base, same), ttft).outcome, Outcome::Pass);
+
+    // A candidate 8 % slower on every prompt is within a 10 % margin; with a 5 % one it fails.
+    ArmSpec slightly;
+    slightly.ttftMs = 324;
+    EXPECT_EQ(single(run(base, slightly), ttft).outcome, Outcome::Pass);
+    json tight = ttft;
+    tight["margin"] = 1.05;
+    EXPECT_EQ(single(run(base, slightly), tight).outcome, Outcome::Fail);
 
     // Decode: higher is better, so a lower rate is worse.
     ArmSpec slowDecode;
@@ -257,19 +298,18 @@ TEST(RecommendNotWorse, MetricFailsOnlyWhenTheBaselineIsClearlyBetter)
         Outcome::Fail);
 }
 
-TEST(RecommendNotWorse, TooFewPairsAndNoComparisonAreInconclusive)
+TEST(RecommendNotWorse, TooFewPromptsAndNoComparisonAreInconclusive)
 {
     const json ttft = {{"metric", "ttft_visible_ms"}, {"not_worse_than_baseline", true}};
     ArmSpec base;
     ArmSpec slower;
     slower.ttftMs = 450;
-    // Two runs of two tests: 4 pairs, fewer than the 5 the verdict needs.
-    const Recommendation few = recommendOne(run(base, slower, 2), json::array({ttft}));
+    // Four distinct prompts, however often repeated: fewer than the 6 an interval over prompts needs.
+    const Recommendation few = recommendOne(run(base, slower, 10, prompts(4)), json::array({ttft}));
     EXPECT_EQ(few.criteria[0].outcome, Outcome::Inconclusive);
     EXPECT_EQ(few.decision, Decision::Inconclusive);
     EXPECT_TRUE(few.whatWouldChange.at(0).startsWith(
-        QStringLiteral("Only 4 paired requests compare ttft_visible_ms of NVFP4 and Q4_K_M, fewer than 5: "
-                       "run at least 5 measured runs")))
+        QStringLiteral("Only 4 distinct prompts compare ttft_visible_ms of NVFP4 and Q4_K_M, fewer than 6")))
         << few.whatWouldChange.at(0).toStdString();
 
     const CriterionResult skipped = single(run(base, slower), ttft, false);
@@ -277,44 +317,53 @@ TEST(RecommendNotWorse, TooFewPairsAndNoComparisonAreInconclusive)
     EXPECT_EQ(skipped.measured, QStringLiteral("not compared"));
 }
 
-TEST(RecommendNotWorse, OneTestRunUsesThatTestsRow)
+TEST(RecommendNotWorse, OnePromptDecidesNothing)
 {
-    // With pairs in one test only there is no pooled row; that test's row decides.
+    // One test is one prompt: its ten repeats measure the clock, not the endpoints.
     ArmSpec base;
     ArmSpec slower;
     slower.ttftMs = 450;
     const RunResult r = run(base, slower, 10, {QStringLiteral("only")});
-    EXPECT_EQ(
-        single(r, {{"metric", "ttft_visible_ms"}, {"not_worse_than_baseline", true}}).outcome, Outcome::Fail);
-    EXPECT_EQ(single(r, {{"metric", "ttft_visible_ms"}, {"not_worse_than_baseline", true}, {"test", "only"}})
-                  .outcome,
-        Outcome::Fail);
+    for (const json& c : {json {{"metric", "ttft_visible_ms"}, {"not_worse_than_baseline", true}},
+             json {{"metric", "ttft_visible_ms"}, {"not_worse_than_baseline", true}, {"test", "only"}}}) {
+        const CriterionResult one = single(r, c);
+        EXPECT_EQ(one.outcome, Outcome::Inconclusive);
+        EXPECT_TRUE(one.explanation.contains(QStringLiteral("rests on one prompt")))
+            << one.explanation.toStdString();
+    }
 }
 
-TEST(RecommendNotWorse, GateComparedWithMcNemar)
+TEST(RecommendNotWorse, GateAgainstTheMarginOverPrompts)
 {
     const json answers = {{"gate", "expected_answer"}, {"not_worse_than_baseline", true}};
     ArmSpec base;
     base.gates = gate("expected_answer", 0);
     ArmSpec wrong;
-    wrong.gates = gate("expected_answer", 20);
+    wrong.gates = gate("expected_answer", 24);
     ArmSpec right = base;
 
     const Recommendation rec = recommendOne(run(base, wrong), json::array({answers}));
     EXPECT_EQ(rec.criteria[0].outcome, Outcome::Fail);
     ASSERT_EQ(rec.whatWouldChange.size(), 1);
     EXPECT_TRUE(rec.whatWouldChange[0].contains(
-        QStringLiteral("; 20 of 20 of its answers missed the expected answer: check the model")))
+        QStringLiteral("; 24 of 24 of its answers missed the expected answer: check the model")))
         << rec.whatWouldChange[0].toStdString();
-    EXPECT_TRUE(
-        rec.criteria[0].measured.startsWith(QStringLiteral("0/20 vs 20/20 passed, difference -100 %")))
+    EXPECT_TRUE(rec.criteria[0].measured.startsWith(QStringLiteral(
+        "0/24 vs 24/24 of requests passed; over 8 distinct prompts 0 % vs 100 %, difference -100 %")))
         << rec.criteria[0].measured.toStdString();
     EXPECT_EQ(rec.decision, Decision::KeepBaseline);
 
-    const CriterionResult same = single(run(base, right), answers);
-    EXPECT_EQ(same.outcome, Outcome::Pass);
-    EXPECT_EQ(same.explanation,
-        QStringLiteral("NVFP4 and Q4_K_M pass expected_answer about equally often (no clear difference)."));
+    // Both perfect on 8 prompts: Newcombe's interval still reaches 32 points down, so a 5-point
+    // margin cannot be shown (about 73 perfect prompts can); 80 prompts show it.
+    const CriterionResult eight = single(run(base, right), answers);
+    EXPECT_EQ(eight.outcome, Outcome::Inconclusive);
+    EXPECT_TRUE(eight.explanation.contains(QStringLiteral("straddles the margin")))
+        << eight.explanation.toStdString();
+    const CriterionResult eighty = single(run(base, right, 1, prompts(80)), answers);
+    EXPECT_EQ(eighty.outcome, Outcome::Pass) << eighty.explanation.toStdString();
+    json wide = answers;
+    wide["margin"] = 0.35;
+    EXPECT_EQ(single(run(base, right), wide).outcome, Outcome::Pass);
 
     // Never judged on either arm: no row to read.
     const CriterionResult none = single(run(ArmSpec {}, ArmSpec {}), answers);
@@ -334,7 +383,9 @@ const json voiceLike = json::array({
     {{"id", "leaks"}, {"title", "No thinking leaks"}, {"gate", "no_thinking_leak"}, {"max_failures", 0}},
     {{"id", "ttft"}, {"title", "TTFT ≤ 120 ms"}, {"metric", "ttft_visible_ms"}, {"max", 120}},
     {{"id", "decode"}, {"title", "Decode ≥ 25 tok/s"}, {"metric", "decode_tps"}, {"min", 25}},
-    {{"id", "coherent"}, {"title", "Coherent"}, {"gate", "coherent"}, {"not_worse_than_baseline", true}},
+    // 8 prompts can show a 35-point margin on a gate, not a 5-point one (RecommendNotWorse above).
+    {{"id", "coherent"}, {"title", "Coherent"}, {"gate", "coherent"}, {"not_worse_than_baseline", true},
+        {"margin", 0.35}},
 });
 
 ArmSpec goodCandidate()
@@ -439,8 +490,7 @@ TEST(RecommendDecision, ACriticalGuardrailBlocksTheSwitch)
 TEST(RecommendDecision, EachCandidateIsJudgedOnItsOwnGuardrailsAndBaseline)
 {
     // Endpoints 1 and 2 behave alike; a critical guardrail names the pair (0, 2) only.
-    const RunResult r = run(ArmSpec {}, goodCandidate(), 10, {QStringLiteral("a"), QStringLiteral("b")},
-        {QStringLiteral("NVFP4 base")});
+    const RunResult r = run(ArmSpec {}, goodCandidate(), 3, prompts(8), {QStringLiteral("NVFP4 base")});
     Evaluation ev = evaluation(r);
     ev.guardrails = {critical({0, 2})};
     const auto recs = recommend(r, ev, profile(voiceLike));
@@ -477,7 +527,15 @@ TEST(RecommendDecision, JsonCarriesEverything)
     EXPECT_EQ(decode.at("id"), "decode");
     EXPECT_EQ(decode.at("kind"), "metric_min");
     EXPECT_EQ(decode.at("outcome"), "fail");
-    EXPECT_EQ(decode.at("measured"), "p50 20.0 tok/s (n = 20)");
+    EXPECT_TRUE(decode.at("measured")
+                    .get<std::string>()
+                    .starts_with("p50 20.2 tok/s (n = 24 over 8 distinct prompts)"))
+        << decode.at("measured");
+    EXPECT_EQ(decode.at("prompts"), 8);
+    EXPECT_LT(decode.at("interval").at("high").get<double>(), 25);
+    EXPECT_EQ(decode.at("limit"), 25);
+    EXPECT_EQ(decode.at("worse_side"), "below");
+    EXPECT_TRUE(j.at("error_rates").get<std::string>().find("at most 5 % of the time") != std::string::npos);
     EXPECT_EQ(decode.at("required"), "≥ 25 tok/s (p50)");
     EXPECT_EQ(j.at("what_would_change").size(), 1u);
     EXPECT_TRUE(j.at("caveats").empty());

@@ -23,13 +23,15 @@ RunResult twoArms()
 {
     RunResult r = makeRun({QStringLiteral("Q4_K_M"), QStringLiteral("NVFP4")});
     for (int e = 0; e < 2; ++e)
-        for (int it = 1; it <= 10; ++it) {
-            Req q;
-            q.endpoint = e;
-            q.iteration = it;
-            q.ttftMs = 100 + it;
-            r.records.push_back(record(q));
-        }
+        for (int prompt = 1; prompt <= 8; ++prompt) // distinct prompts: the unit of evidence
+            for (int it = 1; it <= 3; ++it) {
+                Req q;
+                q.endpoint = e;
+                q.test = QStringLiteral("p%1").arg(prompt);
+                q.iteration = it;
+                q.ttftMs = 100 + it;
+                r.records.push_back(record(q));
+            }
     return r;
 }
 
@@ -53,6 +55,8 @@ EndpointResources measured(int endpoint, double peakBytes, double joulesPerToken
     e.powerMedian = figure(180, "DCGM_FI_DEV_POWER_USAGE @ http://10.0.0.5:9400/metrics");
     e.energyPerToken
         = figure(joulesPerToken, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION @ http://10.0.0.5:9400/metrics");
+    e.energyPerToken.uncertainty.relativeSe = 0.01; // ±1 % from the spread between blocks of the run
+    e.energyPerToken.uncertainty.blocks = 10;
     return e;
 }
 
@@ -118,7 +122,10 @@ TEST(ResourceCriteriaParse, FormsUnitsAndDefaults)
     EXPECT_DOUBLE_EQ(joules.tolerance, 0.05);
     EXPECT_EQ(joules.id, QStringLiteral("energy_per_token_not_worse_than_baseline"));
     EXPECT_EQ(joules.title, QStringLiteral("energy per token not worse than the baseline (≤ +5 %)"));
+    EXPECT_DOUBLE_EQ(marginOf(joules), 1.05);
+    EXPECT_FALSE(joules.margin); // the default
     EXPECT_DOUBLE_EQ(p.criteria[6].tolerance, 0.1);
+    EXPECT_DOUBLE_EQ(marginOf(p.criteria[6]), 1.1); // the older "tolerance" is the margin 1 + t
     EXPECT_TRUE(p.criteria[6].optional);
 
     // The JSON form reads back as the same criterion, in the unit the profile wrote.
@@ -130,7 +137,8 @@ TEST(ResourceCriteriaParse, FormsUnitsAndDefaults)
     EXPECT_EQ(j.at("concurrency"), 5);
     EXPECT_EQ(j.at("optional"), false);
     EXPECT_EQ(toJson(joules).at("kind"), "resource_not_worse");
-    EXPECT_DOUBLE_EQ(toJson(joules).at("tolerance").get<double>(), 0.05);
+    EXPECT_DOUBLE_EQ(toJson(joules).at("margin").get<double>(), 1.05);
+    EXPECT_FALSE(toJson(joules).contains("tolerance"));
     const Criterion back = profile(json::array({asWritten(j)})).criteria.at(0);
     EXPECT_DOUBLE_EQ(back.threshold, p.criteria[2].threshold);
     EXPECT_EQ(back.title, p.criteria[2].title);
@@ -291,17 +299,29 @@ TEST(ResourceCriteriaJudge, RequiredWithoutDataIsInconclusive)
         << c.explanation.toStdString();
 }
 
-TEST(ResourceCriteriaJudge, EnergyNotWorseUsesTheTolerance)
+TEST(ResourceCriteriaJudge, EnergyNotWorseUsesTheMarginAndTheFiguresUncertainty)
 {
+    // Each figure ±1 %: the ratio's interval is about ±2.8 %, against the 1.05 margin.
     const RunResult r = twoArms();
-    const CriterionResult same = judge(r, both(70e9, 70e9, 0.80, 0.84), json::array({energy})).criteria.at(0);
+    const CriterionResult same = judge(r, both(70e9, 70e9, 0.80, 0.80), json::array({energy})).criteria.at(0);
     EXPECT_EQ(same.outcome, Outcome::Pass) << same.explanation.toStdString();
-    EXPECT_EQ(same.measured, QStringLiteral("0.840 J/token vs 0.800 J/token (+5 %)"));
-    EXPECT_EQ(same.required, QStringLiteral("≤ Q4_K_M + 5 % (one figure each, no paired test)"));
+    EXPECT_TRUE(
+        same.measured.startsWith(QStringLiteral("0.800 J/token vs 0.800 J/token (ratio 1) [0.973–1.03]")))
+        << same.measured.toStdString();
+    EXPECT_EQ(same.required, QStringLiteral("≤ 1.05× the baseline's"));
+    const CriterionResult close
+        = judge(r, both(70e9, 70e9, 0.80, 0.84), json::array({energy})).criteria.at(0);
+    EXPECT_EQ(close.outcome, Outcome::Inconclusive) << "5 % more, ±2.8 %: the figures cannot tell";
     const Recommendation worse = judge(r, both(70e9, 70e9, 0.80, 0.90), json::array({energy}));
     EXPECT_EQ(worse.criteria.at(0).outcome, Outcome::Fail);
+    EXPECT_LT(worse.criteria.at(0).pBeyond, 1e-5);
     EXPECT_EQ(worse.decision, Decision::KeepBaseline);
     EXPECT_TRUE(worse.whatWouldChange.at(0).contains(QStringLiteral("--enforce-eager")));
+
+    // A run too short to estimate the uncertainty cannot settle it.
+    ResourceReport brief = both(70e9, 70e9, 0.80, 0.80);
+    brief.endpoints[1].energyPerToken.uncertainty = {};
+    EXPECT_EQ(judge(r, brief, json::array({energy})).criteria.at(0).outcome, Outcome::Inconclusive);
 
     // The baseline's figure is missing: named, and not measured.
     ResourceReport half = both(70e9, 70e9, 0.80, 0.84);

@@ -29,10 +29,13 @@ double baselineTokens(const QString& test)
     return 20.0 + 7.0 * double(qHash(test) % 9);
 }
 
-/// Two arms ("Q4_K_M" baseline, "NVFP4"), `runs` measured runs of each test.
-RunResult run(const Tokens& tokens, int runs = 5,
-    const QStringList& tests = {QStringLiteral("greeting"), QStringLiteral("factual"),
-        QStringLiteral("conversational"), QStringLiteral("reasoning")})
+const QStringList eightPrompts = {QStringLiteral("greeting"), QStringLiteral("factual"),
+    QStringLiteral("conversational"), QStringLiteral("reasoning"), QStringLiteral("briefing"),
+    QStringLiteral("persona"), QStringLiteral("refusal"), QStringLiteral("long")};
+
+/// Two arms ("Q4_K_M" baseline, "NVFP4"), `runs` measured runs of each test (by default 8 distinct
+/// prompts, 3 runs each: the prompt is the unit of evidence).
+RunResult run(const Tokens& tokens, int runs = 3, const QStringList& tests = eightPrompts)
 {
     RunResult r = makeRun({QStringLiteral("Q4_K_M"), QStringLiteral("NVFP4")});
     for (int e = 0; e < 2; ++e)
@@ -135,7 +138,7 @@ TEST(VerbosityCriterion, TwiceAsLongOnEveryPromptFails)
     const CriterionResult c = judgeOne(run(scaled(2.0)), kCriterion, &change);
     EXPECT_EQ(c.outcome, Outcome::Fail) << dump(c);
     EXPECT_TRUE(c.measured.startsWith(QStringLiteral("ratio 2 [2–2] (median"))) << dump(c);
-    EXPECT_TRUE(c.measured.endsWith(QStringLiteral("tokens), 20 pairs over 4 prompts"))) << dump(c);
+    EXPECT_TRUE(c.measured.endsWith(QStringLiteral("tokens), 24 pairs over 8 distinct prompts"))) << dump(c);
     EXPECT_EQ(c.required, QStringLiteral("≤ 1.5× Q4_K_M's"));
     EXPECT_TRUE(
         c.explanation.contains(QStringLiteral("even the interval's lower end, 2, is above the allowance "
@@ -184,10 +187,10 @@ TEST(VerbosityCriterion, EqualArmsNeverFail)
 
 TEST(VerbosityCriterion, AnIntervalAcrossTheAllowanceIsOpen)
 {
-    // Half the answers about as long, half three times as long: the median ratio sits near the
-    // allowance and the data cannot place it on either side.
-    const Tokens mixed = [](int e, const QString& test, int it) {
-        return baselineTokens(test) * (e == 0 ? 1.0 : (it % 2 == 0 ? 1.1 : 3.0));
+    // Half the prompts answered about as long, half three times as long: the median ratio sits
+    // near the allowance and 8 prompts cannot place it on either side.
+    const Tokens mixed = [](int e, const QString& test, int) {
+        return baselineTokens(test) * (e == 0 ? 1.0 : (eightPrompts.indexOf(test) % 2 == 0 ? 1.1 : 3.0));
     };
     const CriterionResult c = judgeOne(run(mixed, 6));
     EXPECT_EQ(c.outcome, Outcome::Inconclusive) << dump(c);
@@ -200,7 +203,7 @@ TEST(VerbosityCriterion, TooFewPairsNeverPass)
         = judgeOne(run(scaled(1.0), 1, {QStringLiteral("greeting"), QStringLiteral("factual")}));
     EXPECT_EQ(c.outcome, Outcome::Inconclusive) << dump(c);
     EXPECT_TRUE(c.measured.startsWith(QStringLiteral("ratio 1 (median"))) << dump(c); // no interval
-    EXPECT_TRUE(c.explanation.startsWith(QStringLiteral("Only 2 paired answers compare the lengths")))
+    EXPECT_TRUE(c.explanation.startsWith(QStringLiteral("Only 2 distinct prompts compare the lengths")))
         << dump(c);
 }
 
@@ -226,8 +229,8 @@ TEST(VerbosityCriterion, ThinkingOnAndToolCallsAreLeftOut)
     }
     const CriterionResult c = judgeOne(r);
     EXPECT_EQ(c.outcome, Outcome::Pass) << dump(c);
-    EXPECT_TRUE(c.measured.endsWith(QStringLiteral(
-        "20 pairs over 4 prompts; left out: 20 with thinking on, 20 tool calls (not spoken answers)")))
+    EXPECT_TRUE(c.measured.endsWith(QStringLiteral("24 pairs over 8 distinct prompts; left out: 24 with "
+                                                   "thinking on, 24 tool calls (not spoken answers)")))
         << dump(c);
 
     // Nothing else to compare: no evidence, never a pass.
@@ -238,7 +241,7 @@ TEST(VerbosityCriterion, ThinkingOnAndToolCallsAreLeftOut)
             onlyThinking.records.push_back(rec);
     const CriterionResult none = judgeOne(onlyThinking);
     EXPECT_EQ(none.outcome, Outcome::Inconclusive) << dump(none);
-    EXPECT_EQ(none.measured, QStringLiteral("no pairs; left out: 20 with thinking on (not spoken answers)"));
+    EXPECT_EQ(none.measured, QStringLiteral("no pairs; left out: 24 with thinking on (not spoken answers)"));
 }
 
 TEST(VerbosityCriterion, OneTestOnly)
@@ -247,9 +250,11 @@ TEST(VerbosityCriterion, OneTestOnly)
     const Tokens reasoningLonger = [](int e, const QString& test, int) {
         return baselineTokens(test) * (e == 1 && test == u"reasoning" ? 2.0 : 1.0);
     };
+    // One test is one prompt: its 8 repeats are one ratio, and one prompt decides nothing.
     json criterion = kCriterion;
     criterion["test"] = "reasoning";
-    EXPECT_EQ(judgeOne(run(reasoningLonger, 8), criterion).outcome, Outcome::Fail);
-    criterion["test"] = "greeting";
-    EXPECT_EQ(judgeOne(run(reasoningLonger, 8), criterion).outcome, Outcome::Pass);
+    const CriterionResult one = judgeOne(run(reasoningLonger, 8), criterion);
+    EXPECT_EQ(one.outcome, Outcome::Inconclusive) << dump(one);
+    EXPECT_TRUE(one.explanation.startsWith(QStringLiteral("Only 1 distinct prompts"))) << dump(one);
+    EXPECT_TRUE(one.measured.startsWith(QStringLiteral("ratio 2 (median"))) << dump(one);
 }

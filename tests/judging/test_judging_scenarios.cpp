@@ -32,7 +32,8 @@ RunResult twelvePairs(int favoured)
             const QString answer = endpoint == favoured
                 ? QStringLiteral("Good morning! Sunshine all day in Paris, answer %1.").arg(i)
                 : QStringLiteral("Paris. Answer %1.").arg(i);
-            RunRecord r = test::answerRecord(endpoint, QStringLiteral("chat"), 1, i, answer);
+            // 12 distinct prompts (the unit of evidence), asked once each.
+            RunRecord r = test::answerRecord(endpoint, QStringLiteral("chat-%1").arg(i), 1, 1, answer);
             r.request.metrics.ttftVisibleMs = 100.0 + i + endpoint;
             r.request.metrics.decodeTps = 40.0 + endpoint;
             result.records.push_back(r);

@@ -16,21 +16,24 @@ namespace {
 
 const QString Hostile = QStringLiteral("Sure! <script>alert(1)</script> **md** <img src=x> done.");
 
-/// Two arms, two tests, 6 runs each: the baseline 300 ms TTFT and 40 tok/s, clean; the candidate
+/// Two arms, six tests, 2 runs each: the baseline 300 ms TTFT and 40 tok/s, clean; the candidate
 /// 90 ms and 20 tok/s, answering with markdown (and an attempt at HTML) that fails no_markdown.
 RunResult makeTwoArmRun()
 {
     RunResult run = qs::test::makeRun({QStringLiteral("q4km"), QStringLiteral("nvfp4")});
     run.host = QStringLiteral("testhost");
-    run.settings.runs = 6;
+    run.settings.runs = 2;
     run.settings.warmup = 0;
     run.endpoints[0].endpoint.model = QStringLiteral("Qwen3.5-9B-Q4_K_M.gguf");
     run.endpoints[1].endpoint.model = QStringLiteral("Qwen3.5-9B-NVFP4");
     run.endpoints[0].probe
         = {{"runtime", "llama-server"}, {"server_version", "b9000"}, {"context_size", 32768}};
     run.endpoints[1].probe = {{"runtime", "vllm"}, {"server_version", "0.17.1"}, {"context_size", 262144}};
-    for (const QString& test : {QStringLiteral("greeting"), QStringLiteral("factual")})
-        for (int i = 1; i <= 6; ++i)
+    // Six distinct prompts (the unit of evidence), two runs each: 12 pairs.
+    for (const QString& test :
+        {QStringLiteral("greeting"), QStringLiteral("factual"), QStringLiteral("weather"),
+            QStringLiteral("timer"), QStringLiteral("joke"), QStringLiteral("news")})
+        for (int i = 1; i <= 2; ++i)
             for (int e = 0; e < 2; ++e) {
                 RunRecord r = record({.endpoint = e,
                     .test = test,
@@ -239,8 +242,8 @@ TEST(Report, TablesCarryTheEvaluationsNumbers)
                                 .arg(tps.candidateMedian, 0, 'f', 1)
                                 .arg(*tps.ratio, 0, 'f', 2)));
     EXPECT_TRUE(md.contains(QStringLiteral("| 40.0 tok/s | 20.0 tok/s | 0.50× |")));
-    // Per test: 6 pairs each, and a verdict.
-    EXPECT_TRUE(md.contains(QStringLiteral("| greeting | 6 | 300 ms | 90.0 ms | 0.30× |")));
+    // Per test: 2 pairs each (its repeats), and a verdict.
+    EXPECT_TRUE(md.contains(QStringLiteral("| greeting | 2 | 300 ms | 90.0 ms | 0.30× |"))) << qPrintable(md);
     // Gates: counts summed over tests, and the paired difference.
     EXPECT_TRUE(md.contains(QStringLiteral("| No markdown | 12/12 (100 %) | **0/12 (0 %)** | -100 %")))
         << qPrintable(md);

@@ -4,6 +4,7 @@
 // output — and the judge criteria in the checklist and verdict, "not measured" without a judge.
 #include "model/decide/Report.h"
 #include "model/evaluate/Evaluation.h"
+#include "model/evaluate/PromptEvidence.h"
 #include "tests/report/ReportTestSupport.h"
 #include "tests/stats/JudgingTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
@@ -79,6 +80,13 @@ JudgedQuality scriptedJudging()
     p.longerPickedRate = 0.7;
     p.winner = 0;
     p.verdict = QStringLiteral("baseline_better");
+    // Each pair its own distinct prompt.
+    p.prompts = 12;
+    p.promptWins = 1;
+    p.promptLosses = 9;
+    p.promptTies = 2;
+    p.promptWinShare = 2.0 / 12;
+    p.promptWinShareCi = promptRateInterval(2, 12);
     q.pairwise = {p};
     q.quotes
         = {{1, QStringLiteral("chat"), 1, 3, QStringLiteral("rubric 2/5 on warm_personal"), HostileReason},
@@ -204,12 +212,17 @@ TEST(ReportJudged, VerdictAndChecklistUseTheJudgeCriteria)
     Fixture f(true);
     const QString md = reportMarkdown(f.input);
     ASSERT_EQ(f.input.recommendations.size(), 1u);
-    EXPECT_EQ(f.input.recommendations[0].decision, Recommendation::Decision::KeepBaseline);
-    EXPECT_TRUE(md.contains(QStringLiteral("| Judged not worse | not worse than q4km (blind, both orders) | "
-                                           "1 win, 2 ties, 9 losses of 12 pairs; "
-                                           "win rate 10 % \\[0 % – 45 %\\]; consistency 92 % | **FAIL** |")))
+    // 1 win, 9 losses and 2 ties over 12 prompts: a win share of 17 %, but its interval reaches 48 %,
+    // past the 45 % margin, so the judge's verdict is open, not a fail (and no rubric score rests on
+    // 6 prompts).
+    EXPECT_EQ(f.input.recommendations[0].decision, Recommendation::Decision::Inconclusive);
+    EXPECT_TRUE(md.contains(
+        QStringLiteral("| Judged not worse | win share ≥ 45 % against q4km (blind, both orders) | "
+                       "1 win, 2 ties, 9 losses of 12 pairs; win share 17 % over 12 distinct "
+                       "prompts \\[2 % – 48 %\\]; consistency 92 % | **INCONCLUSIVE** |")))
         << qPrintable(md.mid(md.indexOf(QStringLiteral("## Verdict"))));
-    EXPECT_TRUE(md.contains(QStringLiteral("| Answers as good (LLM judge) | **✗ no** |"))) << qPrintable(md);
+    EXPECT_TRUE(md.contains(QStringLiteral("| Answers as good (LLM judge) | **undecided** |")))
+        << qPrintable(md);
 }
 
 TEST(ReportJudged, NothingJudgedOmitsTheSectionButNotTheCriteria)
@@ -220,9 +233,9 @@ TEST(ReportJudged, NothingJudgedOmitsTheSectionButNotTheCriteria)
     EXPECT_TRUE(md.contains(
         QStringLiteral("| Judged: correct (median ≥ 4) | median ≥ 4 of 5 | not judged | *not measured* |")))
         << qPrintable(md);
-    EXPECT_TRUE(
-        md.contains(QStringLiteral("| Judged not worse | not worse than q4km (blind, both orders) | not "
-                                   "judged | *not measured* |")));
+    EXPECT_TRUE(md.contains(
+        QStringLiteral("| Judged not worse | win share ≥ 45 % against q4km (blind, both orders) | not "
+                       "judged | *not measured* |")));
     EXPECT_TRUE(md.contains(QStringLiteral("| Answers as good (LLM judge) | *not measured* |")));
     EXPECT_TRUE(md.contains(QStringLiteral("run quantscope judge FILE --judge SPEC")));
     // What would change it says how to get the judge's verdicts.

@@ -16,12 +16,15 @@ using namespace qs::test;
 namespace {
 
 /// Endpoint 0 "base" and 1 "cand", test "t", `iterations` measured single-turn answers each.
-RunResult pairedRun(int iterations, int baselineChars = 40, int candidateChars = 40)
+/// `prompts` distinct prompts (tests "t1", "t2"…), each asked once on both arms; `repeats` > 1
+/// asks each that many times.
+RunResult pairedRun(int prompts, int baselineChars = 40, int candidateChars = 40, int repeats = 1)
 {
     RunResult run = makeRun({QStringLiteral("base"), QStringLiteral("cand")});
-    for (int i = 1; i <= iterations; ++i) {
+    for (int i = 1; i <= prompts * repeats; ++i) {
         for (int e : {0, 1}) {
-            RunRecord r = record({e, QStringLiteral("t"), 1, i});
+            RunRecord r
+                = record({e, QStringLiteral("t%1").arg((i - 1) / repeats + 1), 1, (i - 1) % repeats + 1});
             r.request.response.content = QString(e == 0 ? baselineChars : candidateChars, u'x');
             run.records.push_back(r);
         }
@@ -148,9 +151,34 @@ TEST(JudgedQuality, TooFewPairsNeverNamesAWinner)
     EXPECT_EQ(p.winner, -1);
     EXPECT_EQ(p.verdict, QStringLiteral("too_few_pairs"));
     // With a lower threshold the same 4 wins are still no clear difference: 4/4 → [0.40, 1].
-    const PairwiseResult q = judgeQuality(run, JudgeOptions {3}).pairwise.at(0);
+    const PairwiseResult q = judgeQuality(run, JudgeOptions {3, 3}).pairwise.at(0);
     EXPECT_EQ(q.verdict, QStringLiteral("no_clear_difference"));
     EXPECT_NEAR(q.winRateCi->lo, 0.3976, 1e-4);
+}
+
+// The case: a judge at temperature 0 prefers the candidate on 4 distinct prompts and the
+// baseline on 1, each asked 5 times. 20 wins to 5 over pairs (0.59–0.93, p = 0.004) is 4 prompts to
+// 1 (0.28–0.99, p = 0.375): no winner.
+TEST(JudgedQuality, RepeatsOfAPromptAreOneVerdict)
+{
+    RunResult run = pairedRun(5, 40, 40, 5);
+    judgePairs(run, 1, 0, [&run](bool candidateFirst, int i) {
+        (void)run;
+        return i < 20 ? prefersCandidate(candidateFirst, i) : prefersBaseline(candidateFirst, i);
+    });
+    const PairwiseResult p = judgeQuality(run, JudgeOptions {10, 5}).pairwise.at(0);
+    EXPECT_EQ(p.pairs, 25);
+    EXPECT_EQ(p.wins, 20);
+    EXPECT_EQ(p.losses, 5);
+    EXPECT_EQ(p.prompts, 5);
+    EXPECT_EQ(p.promptWins, 4);
+    EXPECT_EQ(p.promptLosses, 1);
+    EXPECT_EQ(p.winRate, 0.8);
+    EXPECT_NEAR(p.winRateCi->lo, 0.2836, 1e-4);
+    EXPECT_NEAR(p.winRateCi->hi, 0.9949, 1e-4);
+    EXPECT_DOUBLE_EQ(p.signTestP, 0.375);
+    EXPECT_EQ(p.verdict, QStringLiteral("no_clear_difference"));
+    EXPECT_NEAR(*p.promptWinShare, 0.8, 1e-12);
 }
 
 TEST(JudgedQuality, WinsLossesTiesAndInconsistentPairsAreTalliedApart)
@@ -398,12 +426,16 @@ TEST(JudgedQuality, JsonHasExactlyTheDocumentedKeys)
         (std::set<std::string> {"candidate", "baseline", "pairs", "wins", "losses", "ties", "inconsistent",
             "failed_pairs", "consistency", "first_position_rate", "win_rate", "win_rate_ci",
             "win_or_tie_rate", "sign_test_p", "median_length_difference", "longer_picked_rate", "winner",
-            "verdict"}));
+            "verdict", "prompts", "prompt_wins", "prompt_losses", "prompt_ties", "prompt_win_share",
+            "prompt_win_share_ci"}));
     EXPECT_EQ(p["candidate"], "cand");
     EXPECT_EQ(p["baseline"], "base");
     EXPECT_EQ(p["pairs"], 9); // a 1–4, b 1–4, c 1: every answer measured on both arms
-    EXPECT_EQ(p["winner"], "cand");
-    EXPECT_EQ(p["verdict"], "candidate_better");
+    EXPECT_EQ(p["prompts"], 3); // …of three distinct prompts: too few to name a winner
+    EXPECT_EQ(p["prompt_wins"], 3);
+    EXPECT_EQ(p["winner"], nullptr);
+    EXPECT_EQ(p["verdict"], "too_few_pairs");
+    ASSERT_TRUE(p["prompt_win_share_ci"].is_array());
     ASSERT_TRUE(p["win_rate_ci"].is_array());
     EXPECT_EQ(p["win_rate_ci"].size(), 2u);
 }

@@ -503,13 +503,24 @@ TEST(Paired, SeedLikeComparisonNamesWinnersOnlyWhereClear)
         EXPECT_EQ(tokens->winner, -1);
     }
 
-    // Pooled over the three tests: median of paired ratios, stratified by test.
+    // Pooled over the three tests: over prompts. Three distinct prompts repeated five times are
+    // three pieces of evidence, not fifteen: too few for an interval of their median, however
+    // steady the repeats (the old pooled row called this "p < 0.001").
     const MetricComparison* pooled = row(arm, Metric::TtftAny, QString());
     ASSERT_TRUE(pooled);
     EXPECT_EQ(pooled->pairs, 15);
-    EXPECT_TRUE(pooled->ratioIsMedianOfPairedRatios);
-    EXPECT_EQ(pooled->verdict, Verdict::CandidateBetter);
-    EXPECT_LT(pooled->wilcoxon.p, 0.001);
+    EXPECT_EQ(pooled->prompts, 3);
+    EXPECT_TRUE(pooled->overPrompts);
+    ASSERT_EQ(pooled->promptRatios.size(), 3u);
+    EXPECT_NEAR(*pooled->ratio, 0.3, 0.05);
+    EXPECT_FALSE(pooled->ratioCi);
+    EXPECT_EQ(pooled->verdict, Verdict::TooFewPairs);
+    EXPECT_EQ(pooled->wilcoxon.n, 3);
+    EXPECT_DOUBLE_EQ(pooled->wilcoxon.p, 0.25);
+    EXPECT_TRUE(pooled->sentence.contains(QStringLiteral("over 3 distinct prompts")))
+        << pooled->sentence.toStdString();
+    EXPECT_FALSE(ttft->overPrompts);
+    EXPECT_EQ(ttft->prompts, 1);
 
     // Gates: 0/5 vs 5/5 on the factual test. McNemar p = 0.0625, Newcombe interval excludes 0.
     const GateComparison* factual
@@ -528,7 +539,8 @@ TEST(Paired, SeedLikeComparisonNamesWinnersOnlyWhereClear)
     const GateComparison* markdown = gateRow(arm, QStringLiteral("no_markdown"), QString());
     ASSERT_TRUE(markdown);
     EXPECT_EQ(markdown->pairs, 15);
-    EXPECT_EQ(markdown->verdict, Verdict::NoClearDifference);
+    EXPECT_EQ(markdown->prompts, 3);
+    EXPECT_EQ(markdown->verdict, Verdict::TooFewPairs);
     EXPECT_DOUBLE_EQ(markdown->mcnemarP, 1);
 }
 

@@ -81,6 +81,7 @@ bool HostileConnection::readRequest()
                 if (line.toLower().startsWith("content-length:"))
                     length = line.mid(15).trimmed().toLongLong();
             if (m_in.size() >= end + 4 + length) {
+                m_body = m_in.mid(end + 4, length);
                 m_in.remove(0, end + 4 + length);
                 const QList<QByteArray> words = m_head.left(m_head.indexOf('\r')).split(' ');
                 m_method = words.value(0);

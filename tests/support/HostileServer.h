@@ -27,6 +27,7 @@ public:
     QByteArray method() const { return m_method; }
     QByteArray path() const { return m_path; }
     QByteArray requestHead() const { return m_head; }
+    QByteArray requestBody() const { return m_body; } ///< the last request's body (Content-Length bytes)
 
     bool send(const QByteArray& bytes) { return sendView(bytes); }
     /// Sends `total` bytes made of `unit` repeated (the last copy cut), in pieces, without ever
@@ -48,7 +49,7 @@ private:
     std::atomic<qint64>& m_written;
     const std::atomic<bool>& m_stopping;
     QByteArray m_in;
-    QByteArray m_head, m_method, m_path;
+    QByteArray m_head, m_body, m_method, m_path;
     bool m_gone = false;
 };
 

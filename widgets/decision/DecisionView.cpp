@@ -5,19 +5,29 @@
 #include "widgets/responses/ResponseFormatting.h"
 #include "widgets/responses/SafeTextView.h"
 
+#include <QApplication>
 #include <QComboBox>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPointer>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 namespace qs {
+
+namespace {
+
+// From this many records on, the verdict is computed on a worker thread.
+constexpr std::size_t largeRun = 20000;
+
+} // namespace
 
 namespace {
 
@@ -377,7 +387,7 @@ void DecisionView::syncCandidateBox()
 
 void DecisionView::recompute()
 {
-    m_recommendations.clear();
+    const quint64 ticket = ++m_ticket; // whatever a worker is still computing is out of date
     m_status.clear();
     const DecisionProfile* profile = currentProfile();
     m_description->setText(profile ? profile->description : QString());
@@ -391,14 +401,52 @@ void DecisionView::recompute()
         m_status = QStringLiteral("Evaluating…");
     else if (!profile)
         m_status = QStringLiteral("No decision profile: open a profile file.");
-    else {
-        try {
-            // Cheap (medians and verdicts the evaluation already holds), so every refresh recomputes.
-            m_recommendations = recommend(*m_data.result, *m_data.evaluation, *profile);
-        } catch (const std::exception& e) {
-            m_status = QStringLiteral("Cannot judge the profile's criteria: ") + QString::fromUtf8(e.what());
-        }
+    if (!m_status.isEmpty()) {
+        m_recommendations.clear();
+        showRecommendation(recommendation());
+        return;
     }
+    auto work = [result = m_data.result, evaluation = m_data.evaluation, profile = *profile] {
+        std::vector<Recommendation> recs;
+        QString error;
+        try {
+            recs = recommend(*result, *evaluation, profile);
+        } catch (const std::exception& e) {
+            error = QStringLiteral("Cannot judge the profile's criteria: ") + QString::fromUtf8(e.what());
+        }
+        return std::pair {std::move(recs), error};
+    };
+    // Over a small run the verdict takes a few milliseconds: computed here, so the tab never
+    // flickers. Over a large one its bootstraps over prompts (thresholds, fidelity) would hold the
+    // GUI thread: a worker computes it, and the verdict shown stays until the new one arrives.
+    if (m_data.result->records.size() < largeRun) {
+        auto [recs, error] = work();
+        recommended(ticket, std::move(recs), error);
+        return;
+    }
+    QPointer<DecisionView> self(this);
+    QThreadPool::globalInstance()->start([self, ticket, work = std::move(work)] {
+        auto [recs, error] = work();
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, ticket, recs = std::move(recs), error]() mutable {
+                if (self)
+                    self->recommended(ticket, std::move(recs), error);
+            },
+            Qt::QueuedConnection);
+    });
+    if (m_recommendations.empty()) {
+        m_status = QStringLiteral("Deciding…");
+        showRecommendation(nullptr);
+    }
+}
+
+void DecisionView::recommended(quint64 ticket, std::vector<Recommendation> recommendations, QString error)
+{
+    if (ticket != m_ticket)
+        return; // a newer request is on its way
+    m_recommendations = std::move(recommendations);
+    m_status = error;
     showRecommendation(recommendation());
 }
 

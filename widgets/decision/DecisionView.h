@@ -79,6 +79,8 @@ private:
     void syncProfileBox();
     void syncCandidateBox();
     void recompute();
+    /// The recommendations for `ticket` arrive (from a worker thread, for a large run).
+    void recommended(quint64 ticket, std::vector<Recommendation> recommendations, QString error);
     void showRecommendation(const Recommendation* rec);
     void fillTable(const Recommendation* rec);
     void styleBanner();
@@ -96,6 +98,8 @@ private:
     std::vector<ShownOutcome> m_shown;
     QString m_status;
     bool m_syncing = false;
+    /// recompute()'s latest request: a worker's answer to an older one is dropped.
+    quint64 m_ticket = 0;
 
     QComboBox* m_profileBox;
     QPushButton* m_openButton;

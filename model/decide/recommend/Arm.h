@@ -31,6 +31,30 @@ double statisticOf(const Distribution& d, const QString& statistic); ///< "p50" 
 /// Whether `endpoint` has any value of the criterion's metric (or any judged answer of its gate).
 bool hasData(const Arm& arm, const Criterion& c, int endpoint);
 
+/// The candidate's pass rate of a gate over distinct prompts: each prompt (a test; a conversation
+/// counts once) weighs one, its repeats collapsed to the fraction that passed.
+struct PromptRate {
+    double passed = 0; ///< sum of the prompts' pass fractions
+    int prompts = 0; ///< prompts with at least one judged answer
+    double rate() const { return prompts > 0 ? passed / prompts : 0; }
+};
+PromptRate promptPassRate(const Arm& arm, const Criterion& c);
+
+/// The candidate's measured, successful values of the criterion's metric, one list per distinct
+/// prompt (in the order the prompts first ran).
+std::vector<std::vector<double>> promptValues(const Arm& arm, const Criterion& c);
+
+/// What a threshold criterion's statistic rests on: a cluster bootstrap over prompts (each
+/// resample draws whole prompts), or why the sample cannot estimate it (one prompt; a p99 from
+/// fewer values than a distribution-free bound needs).
+struct StatisticEvidence {
+    std::optional<Interval> interval; ///< 95 %
+    std::vector<double> resampled; ///< the bootstrap's statistics, sorted: intervals at any level
+    QString why; ///< no interval: the reason, as a sentence fragment
+};
+StatisticEvidence statisticEvidence(
+    const std::vector<std::vector<double>>& clusters, const QString& statistic);
+
 // The pooled row, or the test's row; a run whose pairs span one test has no pooled row, and that
 // test's row is then the pooled one.
 template <typename Row>

@@ -7,9 +7,12 @@
 // a gate's pass rate is; the interval is stated, and when it straddles the limit the explanation
 // says that more prompts would settle it.
 #include "model/decide/recommend/Arm.h"
+#include "model/decide/recommend/BoundTest.h"
 #include "model/decide/recommend/Criteria.h"
 #include "model/decide/recommend/CriterionText.h"
 
+#include <cmath>
+#include <map>
 #include <variant>
 
 namespace qs::criteria {
@@ -163,15 +166,46 @@ Judged judgeFlipRate(const Arm& arm, const Criterion& c)
     const FidelityArm& a = *std::get<const FidelityArm*>(figures);
     const int prompts = int(a.prompts.size());
     const int flips = prompts - a.identical;
-    const bool pass = a.flipRate <= c.threshold + 1e-9;
-    const QString interval = a.flipRateCi
-        ? QStringLiteral("%1 – %2").arg(percent(a.flipRateCi->lo), percent(a.flipRateCi->hi))
-        : QString();
+    // Over distinct prompts: a prompt's runs are one answer (each prompt weighs one, its runs'
+    // flips a fraction), with the exact interval; 12 of 48 is not "at most 25 %" when its interval
+    // reaches 40 %.
+    std::map<QString, std::pair<int, int>> byPrompt; // test → (flipped, answers)
+    for (const FidelityPrompt& fp : a.prompts) {
+        auto& t = byPrompt[fp.test];
+        t.first += fp.identical ? 0 : 1;
+        ++t.second;
+    }
+    double flipped = 0;
+    for (const auto& [test, t] : byPrompt)
+        flipped += double(t.first) / t.second;
+    const int distinct = int(byPrompt.size());
+    const Interval ci = promptRateInterval(flipped, distinct);
+    const QString interval = QStringLiteral("%1 – %2").arg(percent(ci.lo), percent(ci.hi));
     Judged j;
     j.result.criterion = c;
     j.result.required = required;
-    j.result.measured = flipText(a);
-    j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
+    j.result.measured = flipText(a)
+        + QStringLiteral("; over %1 distinct prompts %2 [%3]")
+              .arg(distinct)
+              .arg(percent(distinct > 0 ? flipped / distinct : 0), interval);
+    testBound(j.result, distinct > 0 ? flipped / distinct : 0, ci, c.threshold, true, distinct,
+        [flipped, distinct](double confidence) {
+            return std::optional<Interval>(promptRateInterval(flipped, distinct, confidence));
+        });
+    if (j.result.outcome == Outcome::Inconclusive) {
+        j.result.explanation
+            = QStringLiteral("%1's greedy answers differ from the reference %2's on %3 of %4 "
+                             "distinct prompts, but the interval %5 straddles the limit of %6%7.")
+                  .arg(arm.candidateLabel, referenceName(f), number(flipped))
+                  .arg(distinct)
+                  .arg(interval, percent(c.threshold), settleText(j.result))
+            + flipKinds(a);
+        j.change
+            = QStringLiteral("Whether %1 flips at most %2 of the prompts is open (%3)%4.")
+                  .arg(arm.candidateLabel, percent(c.threshold), j.result.measured, settleText(j.result));
+        return j;
+    }
+    const bool pass = j.result.outcome == Outcome::Pass;
     j.result.explanation
         = QStringLiteral("%1's greedy answers differ from the reference %2's on %3 of %4 prompts (flip rate "
                          "%5), %6 the limit of %7.")
@@ -180,7 +214,7 @@ Judged judgeFlipRate(const Arm& arm, const Criterion& c)
               .arg(prompts)
               .arg(percent(a.flipRate), pass ? QStringLiteral("within") : QStringLiteral("over"),
                   percent(c.threshold))
-        + straddles(a.flipRateCi, c.threshold, pass, interval) + flipKinds(a);
+        + flipKinds(a);
     if (!pass)
         j.change = QStringLiteral("%1 answers %2 of %3 fidelity prompts differently from the reference %4 "
                                   "(flip rate %5, at most %6 allowed): serve a less aggressive quantization "
@@ -204,14 +238,42 @@ Judged judgeKlMax(const Arm& arm, const Criterion& c)
     if (!a.klMean)
         return klNotComparable(arm, c, required, a);
     const double kl = *a.klMean;
-    const bool pass = kl <= c.threshold + 1e-12;
     const QString interval
         = a.klCi ? QStringLiteral("%1 – %2 nats").arg(klText(a.klCi->lo), klText(a.klCi->hi)) : QString();
     Judged j;
     j.result.criterion = c;
     j.result.required = required;
     j.result.measured = klMeasured(a);
-    j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
+    // The interval over prompts decides; without one (fewer than 2 prompts) nothing does.
+    if (!a.klCi || a.klPrompts < 2)
+        return inconclusive(c, j.result.measured, required,
+            QStringLiteral("%1's KL rests on %2 prompt(s): too few for an interval over prompts.")
+                .arg(arm.candidateLabel)
+                .arg(a.klPrompts),
+            QStringLiteral("%1: run the fidelity suite with more prompts.").arg(c.title));
+    testBound(j.result, kl, *a.klCi, c.threshold, true, a.klPrompts, {});
+    // A KL read from lists that held too little of the probability is a lower bound: it can show
+    // a candidate over the limit, never within it.
+    if (j.result.outcome == Outcome::Pass && a.klLowerBound) {
+        j.result.outcome = Outcome::Inconclusive;
+        j.result.explanation = a.klLowerBoundNote;
+        j.change
+            = QStringLiteral("%1's KL is a lower bound (%2): request more top logprobs (top_logprobs 20) so "
+                             "the lists hold more of the probability.")
+                  .arg(arm.candidateLabel, a.klLowerBoundNote);
+        return j;
+    }
+    if (j.result.outcome == Outcome::Inconclusive) {
+        j.result.explanation
+            = QStringLiteral("%1's mean KL from the reference %2 is %3 nats, but its interval over "
+                             "prompts (%4) straddles the limit of %5 nats%6.")
+                  .arg(arm.candidateLabel, referenceName(f), klText(kl), interval, klText(c.threshold),
+                      settleText(j.result));
+        j.change = QStringLiteral("Whether %1's KL stays within %2 nats is open (%3)%4.")
+                       .arg(arm.candidateLabel, klText(c.threshold), j.result.measured, settleText(j.result));
+        return j;
+    }
+    const bool pass = j.result.outcome == Outcome::Pass;
     j.result.explanation
         = QStringLiteral("%1's next-token distributions are on average %2 nats from the reference %3's "
                          "(KL over both top lists and a tail bucket, every compared token pooled%4), %5 "
@@ -232,9 +294,7 @@ Judged judgeKlMax(const Arm& arm, const Criterion& c)
 Judged judgeKlNotWorse(const Arm& arm, const Criterion& c)
 {
     const Fidelity& f = arm.evaluation.fidelity;
-    const QString tolerance = percent(c.tolerance);
-    const QString required
-        = QStringLiteral("≤ %1's + %2 (mean KL from %3)").arg(arm.baselineLabel, tolerance, referenceName(f));
+    const QString required = QStringLiteral("KL %1 (from %2)").arg(marginText(c), referenceName(f));
     const auto figures = armFigures(arm, c, required, arm.candidate);
     if (const Judged* missing = std::get_if<Judged>(&figures))
         return *missing;
@@ -258,36 +318,85 @@ Judged judgeKlNotWorse(const Arm& arm, const Criterion& c)
     if (!base.klMean)
         return klNotComparable(arm, c, required, base);
 
-    const double cv = *cand.klMean;
-    const double bv = *base.klMean;
-    const double bound = bv * (1 + c.tolerance);
-    const bool pass = cv <= bound + 1e-12;
+    // Paired: the same prompts and positions on both arms (pairedKlRatio), never two KLs pooled
+    // over different prompts; the ratio's interval resamples prompts.
+    const FidelityKlRatio paired = cand.klVsBaseline && cand.klVsBaseline->baseline == arm.baseline
+        ? *cand.klVsBaseline
+        : pairedKlRatio(f, arm.baseline, arm.candidate);
+    QString measured = QStringLiteral("%1 vs %2 nats over the same %3 positions of %4 distinct prompts")
+                           .arg(klText(paired.candidateKl.value_or(0)), klText(paired.baselineKl.value_or(0)))
+                           .arg(paired.positions)
+                           .arg(paired.prompts);
+    if (paired.ratio) {
+        measured += QStringLiteral(", ratio %1").arg(number(*paired.ratio));
+        if (paired.ratioCi)
+            measured
+                += QStringLiteral(" [%1–%2]").arg(number(paired.ratioCi->lo), number(paired.ratioCi->hi));
+    }
+    const int minPrompts = arm.evaluation.comparison.options.minPrompts;
+    if (!paired.ratio || !paired.ratioCi || paired.prompts < minPrompts)
+        return inconclusive(c, measured, required,
+            QStringLiteral("%1 and %2 cannot be compared on the same fidelity prompts: %3")
+                .arg(arm.candidateLabel, arm.baselineLabel,
+                    !paired.note.isEmpty() ? paired.note
+                                           : QStringLiteral("only %1 distinct prompts were compared on both "
+                                                            "arms (at least %2 are needed).")
+                                                 .arg(paired.prompts)
+                                                 .arg(minPrompts)),
+            QStringLiteral("%1 needs at least %2 fidelity prompts compared on both %3 and %4: run the "
+                           "fidelity suite with more prompts.")
+                .arg(c.title)
+                .arg(minPrompts)
+                .arg(arm.candidateLabel, arm.baselineLabel));
+
     Judged j;
     j.result.criterion = c;
     j.result.required = required;
-    j.result.measured = QStringLiteral("%1 vs %2 nats").arg(klText(cv), klText(bv));
-    if (bv > 0)
-        j.result.measured += QStringLiteral(" (%1)").arg(signedPercent(cv / bv - 1));
-    j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
-    QString noise;
-    if (cand.klCi && cand.klCi->contains(bound))
-        noise = QStringLiteral(" %1's 95 % interval (%2 – %3 nats) contains the bound, so the difference is "
-                               "within the noise of these prompts.")
-                    .arg(arm.candidateLabel, klText(cand.klCi->lo), klText(cand.klCi->hi));
-    j.result.explanation
-        = QStringLiteral("%1's mean KL from the reference %2 is %3 nats against the baseline "
-                         "%4's %5%6: %7 the %8 tolerance.")
-              .arg(arm.candidateLabel, referenceName(f), klText(cv), arm.baselineLabel, klText(bv),
-                  comparableShare(cand), pass ? QStringLiteral("within") : QStringLiteral("beyond"),
-                  tolerance)
-        + noise;
-    if (!pass)
+    j.result.measured = measured;
+    // For Holm's p-value, the bootstrap interval read as log-normal (re-running the bootstrap at
+    // every level would cost seconds on a large file).
+    const double ratio = *paired.ratio;
+    const double se = paired.ratioCi->lo > 0
+        ? (std::log(paired.ratioCi->hi) - std::log(paired.ratioCi->lo)) / (2 * normalQuantile(0.975))
+        : 0;
+    testBound(j.result, ratio, *paired.ratioCi, marginOf(c), true, paired.prompts,
+        [ratio, se](double confidence) -> std::optional<Interval> {
+            if (se <= 0)
+                return std::nullopt;
+            const double z = normalQuantile(0.5 + confidence / 2);
+            return Interval {ratio * std::exp(-z * se), ratio * std::exp(z * se)};
+        });
+    const QString lowerBound = paired.lowerBound
+        ? QStringLiteral(" (the reference's lists held %1 of the probability, so both KLs read low)")
+              .arg(percent(paired.listedMass.value_or(0)))
+        : QString();
+    const QString what
+        = QStringLiteral("%1's KL from the reference %2 is %3× the baseline %4's over the same "
+                         "positions (interval %5–%6)%7")
+              .arg(arm.candidateLabel, referenceName(f), number(*paired.ratio), arm.baselineLabel,
+                  number(paired.ratioCi->lo), number(paired.ratioCi->hi), lowerBound);
+    switch (j.result.outcome) {
+    case Outcome::Pass:
+        j.result.explanation
+            = what + QStringLiteral(": even the interval's upper end is within %1.").arg(required);
+        break;
+    case Outcome::Fail:
+        j.result.explanation
+            = what + QStringLiteral(": even the interval's lower end is beyond %1.").arg(required);
         j.change
-            = QStringLiteral("%1 drifts further from the reference %2 than the baseline %3 does (mean KL "
-                             "%4 vs %5 nats, at most %6 more allowed): serve a less aggressive "
-                             "quantization, or one calibrated on text like the assistant's.")
-                  .arg(arm.candidateLabel, referenceName(f), arm.baselineLabel, klText(cv), klText(bv),
-                      tolerance);
+            = QStringLiteral("%1 drifts further from the reference %2 than the baseline %3 does (%4; at most "
+                             "%5 allowed): serve a less aggressive quantization, or one calibrated on text "
+                             "like the assistant's.")
+                  .arg(arm.candidateLabel, referenceName(f), arm.baselineLabel, measured, required);
+        break;
+    default:
+        j.result.explanation = what
+            + QStringLiteral(": the interval straddles %1, so the data cannot tell yet%2.")
+                  .arg(required, settleText(j.result));
+        j.change = QStringLiteral("Whether %1 drifts at most %2 is open (%3)%4.")
+                       .arg(arm.candidateLabel, required, measured, settleText(j.result));
+        break;
+    }
     return j;
 }
 

@@ -3,7 +3,9 @@
 // criterion's median score, or the blind pairwise comparison not finding the baseline better. A
 // judge is itself a model: when it did not judge, the criterion is "not measured" (optional) or
 // inconclusive, never a silent pass; when it contradicts itself, its verdict decides nothing.
+#include "model/core/Percentile.h"
 #include "model/decide/recommend/Arm.h"
+#include "model/decide/recommend/BoundTest.h"
 #include "model/decide/recommend/Criteria.h"
 #include "model/decide/recommend/CriterionText.h"
 
@@ -148,8 +150,49 @@ Judged judgeRubric(const Arm& arm, const Criterion& c)
     j.result.required = required;
     j.result.measured = QStringLiteral("median %1 (n %2%3)").arg(scoreText(s->median)).arg(s->n).arg(failures)
         + (baseText.isEmpty() ? QString() : QStringLiteral("; ") + baseText);
-    const bool pass = s->median + 1e-9 >= c.threshold;
-    j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
+    // Over prompts: each test's median score is one value (its repeats and turns one verdict),
+    // and the sign test's interval of their median decides. A criterion on one test rests on one
+    // prompt, and so does a run whose judge graded a single test.
+    std::vector<double> promptMedians;
+    if (c.test.isEmpty())
+        for (const RubricScore& t : q.rubricScores)
+            if (t.endpoint == arm.candidate && t.criterion == c.rubricCriterion && !t.test.isEmpty()
+                && t.n > 0)
+                promptMedians.push_back(t.median);
+    const int prompts = int(promptMedians.size());
+    const std::optional<Interval> ci = medianInterval(promptMedians);
+    j.result.measured += QStringLiteral("; %1 distinct prompts").arg(prompts);
+    if (ci)
+        j.result.measured
+            += QStringLiteral(", median of their medians %1 [%2–%3]")
+                   .arg(scoreText(*median(promptMedians)), scoreText(ci->lo), scoreText(ci->hi));
+    if (!ci)
+        return inconclusive(c, j.result.measured, required,
+            QStringLiteral("%1's answers were graded on %2 distinct prompts, too few for an interval of the "
+                           "typical prompt's score (at least 6 are needed; repeats of a prompt are one "
+                           "score).")
+                .arg(arm.candidateLabel)
+                .arg(prompts),
+            QStringLiteral("%1: only %2 distinct prompts graded; judge a run with at least 6 distinct "
+                           "prompts that the rubric grades on \"%3\".")
+                .arg(c.title)
+                .arg(prompts)
+                .arg(c.rubricCriterion));
+    const std::vector<double> values = promptMedians;
+    testBound(j.result, *median(promptMedians), *ci, c.threshold, false, prompts,
+        [values](double confidence) { return medianInterval(values, confidence); });
+    if (j.result.outcome == Outcome::Inconclusive) {
+        j.result.explanation
+            = QStringLiteral("%1's typical prompt scores %2 of 5 on \"%3\", but the interval "
+                             "%4–%5 straddles the required %6%7.")
+                  .arg(arm.candidateLabel, scoreText(*median(promptMedians)), c.rubricCriterion,
+                      scoreText(ci->lo), scoreText(ci->hi), scoreText(c.threshold), settleText(j.result));
+        j.change = QStringLiteral("Whether %1's answers score at least %2 on \"%3\" is open (%4)%5.")
+                       .arg(arm.candidateLabel, scoreText(c.threshold), c.rubricCriterion, j.result.measured,
+                           settleText(j.result));
+        return j;
+    }
+    const bool pass = j.result.outcome == Outcome::Pass;
     QStringList histogram;
     for (int v : s->histogram)
         histogram << QString::number(v);
@@ -175,18 +218,22 @@ Judged judgeRubric(const Arm& arm, const Criterion& c)
 
 QString rateWithInterval(const PairwiseResult& p)
 {
-    if (!p.winRate)
-        return QStringLiteral("no decided pair");
-    QString t = QStringLiteral("win rate ") + percent(*p.winRate);
-    if (p.winRateCi)
-        t += QStringLiteral(" [%1 – %2]").arg(percent(p.winRateCi->lo), percent(p.winRateCi->hi));
+    if (!p.promptWinShare)
+        return QStringLiteral("no prompt judged");
+    QString t = QStringLiteral("win share %1 over %2 distinct prompts")
+                    .arg(percent(*p.promptWinShare))
+                    .arg(p.prompts);
+    if (p.promptWinShareCi)
+        t += QStringLiteral(" [%1 – %2]")
+                 .arg(percent(p.promptWinShareCi->lo), percent(p.promptWinShareCi->hi));
     return t;
 }
 
 Judged judgePairwise(const Arm& arm, const Criterion& c)
 {
     const JudgedQuality& q = arm.evaluation.judged;
-    const QString required = QStringLiteral("not worse than %1 (blind, both orders)").arg(arm.baselineLabel);
+    const QString required
+        = marginText(c) + QStringLiteral(" against %1 (blind, both orders)").arg(arm.baselineLabel);
     if (!q.judged)
         return unmeasured(c, QStringLiteral("not judged"), required,
             QStringLiteral("No LLM judge has compared this run's answers."),
@@ -217,6 +264,18 @@ Judged judgePairwise(const Arm& arm, const Criterion& c)
     const QString consistency = p->consistency ? percent(*p->consistency) : QStringLiteral("—");
     const QString measured = counts + QStringLiteral("; ") + rateWithInterval(*p)
         + QStringLiteral("; consistency ") + consistency;
+    const int minPrompts = JudgeOptions {}.minPrompts;
+    if (p->prompts < minPrompts)
+        return inconclusive(c, measured, required,
+            QStringLiteral("Only %1 distinct prompts were judged in both orders (at least %2 are needed; "
+                           "repeats of a prompt are one verdict).")
+                .arg(p->prompts)
+                .arg(minPrompts),
+            QStringLiteral("Only %1 distinct prompts of %2 and %3 were judged in both orders, fewer than %4: "
+                           "run a suite with more distinct prompts and judge again.")
+                .arg(p->prompts)
+                .arg(arm.candidateLabel, arm.baselineLabel)
+                .arg(minPrompts));
     if (p->pairs < minPairs || p->verdict == u"too_few_pairs")
         return inconclusive(c, measured, required,
             QStringLiteral("Only %1 pairs were judged in both orders (at least %2 are needed)%3.")
@@ -250,30 +309,40 @@ Judged judgePairwise(const Arm& arm, const Criterion& c)
     j.result.criterion = c;
     j.result.required = required;
     j.result.measured = measured;
-    const bool baselineWins = p->winner == arm.baseline;
-    j.result.outcome = baselineWins ? Outcome::Fail : Outcome::Pass;
-    const QString sign = QStringLiteral("sign test p = %1").arg(number(p->signTestP));
-    if (baselineWins) {
+    const double shares = *p->promptWinShare * p->prompts;
+    const int n = p->prompts;
+    testBound(j.result, *p->promptWinShare, *p->promptWinShareCi, marginOf(c), false, n,
+        [shares, n](double confidence) {
+            return std::optional<Interval>(promptRateInterval(shares, n, confidence));
+        });
+    const QString sign = QStringLiteral("sign test over prompts p = %1").arg(number(p->signTestP));
+    const QString what = QStringLiteral("In a blind comparison by %1, %2's %3 (%4)")
+                             .arg(judgeName(q), arm.candidateLabel, rateWithInterval(*p), sign);
+    switch (j.result.outcome) {
+    case Outcome::Pass:
         j.result.explanation
-            = QStringLiteral("In a blind comparison %1 preferred %2's answers: %3's %4 excludes an even "
-                             "split (%5).")
-                  .arg(judgeName(q), arm.baselineLabel, arm.candidateLabel, rateWithInterval(*p), sign);
+            = what + QStringLiteral(": even the interval's lower end is within %1.").arg(marginText(c));
+        break;
+    case Outcome::Fail:
+        j.result.explanation
+            = what + QStringLiteral(": even the interval's upper end is below %1.").arg(marginText(c));
         j.change
             = QStringLiteral("In a blind comparison %1 preferred %2's answers: %3 won %4 and lost %5 of %6 "
-                             "pairs (%7). Read the judge's reasons in the report's Judged quality "
+                             "distinct prompts (%7). Read the judge's reasons in the report's Judged quality "
                              "section; the answers are worse, not slower.")
                   .arg(judgeName(q), arm.baselineLabel, arm.candidateLabel)
-                  .arg(p->wins)
-                  .arg(p->losses)
-                  .arg(p->pairs)
+                  .arg(p->promptWins)
+                  .arg(p->promptLosses)
+                  .arg(p->prompts)
                   .arg(rateWithInterval(*p));
-    } else if (p->winner == arm.candidate) {
-        j.result.explanation = QStringLiteral("In a blind comparison %1 preferred %2's answers (%3, %4).")
-                                   .arg(judgeName(q), arm.candidateLabel, rateWithInterval(*p), sign);
-    } else {
-        j.result.explanation
-            = QStringLiteral("No clear difference in a blind comparison by %1: %2 (%3), so %4 is not worse.")
-                  .arg(judgeName(q), rateWithInterval(*p), sign, arm.candidateLabel);
+        break;
+    default:
+        j.result.explanation = what
+            + QStringLiteral(": the interval straddles %1, so the judge cannot tell yet%2.")
+                  .arg(marginText(c), settleText(j.result));
+        j.change = QStringLiteral("Whether %1's answers are judged at least as good as %2's is open (%3)%4.")
+                       .arg(arm.candidateLabel, arm.baselineLabel, measured, settleText(j.result));
+        break;
     }
     return j;
 }

@@ -4,6 +4,7 @@
 // endpoint, not a distribution of requests, so "not worse" compares two numbers with a stated
 // tolerance instead of a paired test.
 #include "model/decide/recommend/Arm.h"
+#include "model/decide/recommend/BoundTest.h"
 #include "model/decide/recommend/Criteria.h"
 #include "model/decide/recommend/CriterionText.h"
 
@@ -205,9 +206,7 @@ Judged judgeMax(const Arm& arm, const Criterion& c)
 Judged judgeNotWorse(const Arm& arm, const Criterion& c)
 {
     const int level = levelFor(arm, c);
-    const QString tolerance = percent(c.tolerance);
-    const QString required
-        = QStringLiteral("≤ %1 + %2 (one figure each, no paired test)").arg(arm.baselineLabel, tolerance);
+    const QString required = marginText(c);
     const ResourceFigure* cand = figureOf(arm, c, arm.candidate, level);
     if (!cand)
         return notMeasured(arm, c, required, arm.candidate, level);
@@ -217,24 +216,83 @@ Judged judgeNotWorse(const Arm& arm, const Criterion& c)
     const double cv = *cand->value;
     const double bv = *base->value;
     const QString name = resourceName(c.resource, c.resource == Resource::MemoryAtConcurrency ? level : 0);
+    const QString who = QStringLiteral("%1's %2").arg(arm.candidateLabel, name);
+    QString measured = QStringLiteral("%1 vs %2")
+                           .arg(resourceValueText(c.resource, cv), resourceValueText(c.resource, bv));
+    if (bv <= 0)
+        return inconclusive(c, measured, required,
+            QStringLiteral("%1's %2 is 0, so no ratio can be formed.").arg(arm.baselineLabel, name),
+            QStringLiteral("%1's %2 read 0: check its telemetry.").arg(arm.baselineLabel, name));
+    const double ratio = cv / bv;
+    measured += QStringLiteral(" (ratio %1)").arg(number(ratio));
+    const double margin = marginOf(c);
+
+    // Energy and power carry their own uncertainty (block-to-block spread over the run); the ratio's
+    // interval combines both arms' on the log scale. Memory figures are read, not estimated: they
+    // are compared as they are.
+    const bool estimated = c.resource == Resource::EnergyPerToken || c.resource == Resource::PowerMedian;
     Judged j;
     j.result.criterion = c;
     j.result.required = required;
-    j.result.measured = QStringLiteral("%1 vs %2")
-                            .arg(resourceValueText(c.resource, cv), resourceValueText(c.resource, bv));
-    if (bv > 0)
-        j.result.measured += QStringLiteral(" (%1)").arg(signedPercent(cv / bv - 1));
-    const bool pass = cv <= bv * (1 + c.tolerance) + 1e-12;
-    j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
-    const QString who = QStringLiteral("%1's %2").arg(arm.candidateLabel, name);
-    j.result.explanation = QStringLiteral("%1 is %2 against %3's %4: %5 the %6 tolerance (one figure per "
-                                          "endpoint, so there is no interval to test).")
-                               .arg(who, resourceValueText(c.resource, cv), arm.baselineLabel,
-                                   resourceValueText(c.resource, bv),
-                                   pass ? QStringLiteral("within") : QStringLiteral("beyond"), tolerance);
-    if (!pass)
-        j.change = QStringLiteral("%1 is %2 and may be at most %3 more than %4's: %5.")
-                       .arg(who, j.result.measured, tolerance, arm.baselineLabel, resourceFix(c.resource));
+    if (estimated) {
+        const auto& cu = cand->uncertainty.relativeSe;
+        const auto& bu = base->uncertainty.relativeSe;
+        if (!cu || !bu)
+            return inconclusive(c, measured, required,
+                QStringLiteral(
+                    "%1 against %2's: the run was too short to estimate how uncertain %3 is (fewer "
+                    "than 3 blocks of serving), so a close call cannot be settled.")
+                    .arg(who, arm.baselineLabel, name),
+                QStringLiteral("%1 has no uncertainty (%2): run longer (several minutes of serving per "
+                               "endpoint) so that it can be estimated.")
+                    .arg(who, measured));
+        const double se = std::sqrt(*cu * *cu + *bu * *bu);
+        const auto at = [ratio, se](double confidence) -> std::optional<Interval> {
+            const double z = normalQuantile(0.5 + confidence / 2);
+            return Interval {ratio * std::exp(-z * se), ratio * std::exp(z * se)};
+        };
+        const Interval ci = *at(0.95);
+        j.result.measured = measured
+            + QStringLiteral(" [%1–%2], ±%3 and ±%4 each")
+                  .arg(number(ci.lo), number(ci.hi), percent(*cu), percent(*bu));
+        testBound(j.result, ratio, ci, margin, true, 0, at);
+        if (j.result.outcome == Outcome::Fail)
+            j.result.pBeyond = 0.5 * std::erfc((std::log(ratio) - std::log(margin)) / se / std::sqrt(2.0));
+    } else {
+        j.result.measured = measured;
+        j.result.outcome = ratio <= margin + 1e-12 ? Outcome::Pass : Outcome::Fail;
+    }
+    QString caution;
+    if (cand->wholeMachine || base->wholeMachine)
+        caution = QStringLiteral(" Whole-machine figures: they include whatever else the machine ran.");
+    switch (j.result.outcome) {
+    case Outcome::Pass:
+        j.result.explanation
+            = QStringLiteral("%1 is %2× %3's: within %4%5.")
+                  .arg(who, number(ratio), arm.baselineLabel, required,
+                      estimated ? QStringLiteral(" even at the interval's upper end") : QString())
+            + caution;
+        break;
+    case Outcome::Fail:
+        j.result.explanation
+            = QStringLiteral("%1 is %2× %3's: beyond %4%5.")
+                  .arg(who, number(ratio), arm.baselineLabel, required,
+                      estimated ? QStringLiteral(" even at the interval's lower end") : QString())
+            + caution;
+        j.change = QStringLiteral("%1 is %2, beyond %3: %4.")
+                       .arg(who, j.result.measured, required, resourceFix(c.resource));
+        break;
+    default:
+        j.result.explanation
+            = QStringLiteral("%1 is %2× %3's, but the interval straddles %4: the figures' own "
+                             "uncertainty cannot tell.")
+                  .arg(who, number(ratio), arm.baselineLabel, required)
+            + caution;
+        j.change
+            = QStringLiteral("Whether %1 stays within %2 is open (%3): a longer run narrows both figures.")
+                  .arg(who, required, j.result.measured);
+        break;
+    }
     return j;
 }
 

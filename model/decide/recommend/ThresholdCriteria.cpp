@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "model/decide/recommend/Arm.h"
+#include "model/decide/recommend/BoundTest.h"
 #include "model/decide/recommend/Criteria.h"
 #include "model/decide/recommend/CriterionText.h"
 
@@ -39,20 +40,49 @@ Judged judgeGateThreshold(const Arm& arm, const Criterion& c)
     j.result.required = required;
     const QString failedText
         = QStringLiteral("%1 of %2 answers %3").arg(failures).arg(judged).arg(failedPhrase(c.gate));
-    const double rate = double(passed) / double(judged);
     bool pass = false;
     if (maxFailures) {
+        // An observed count: a failure that happened is certain, not an estimate.
         pass = failures <= int(c.threshold);
         j.result.measured = failedText;
+        j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
     } else {
-        pass = rate + 1e-9 >= c.threshold;
-        j.result.measured = QStringLiteral("%1 of %2 passed (%3)").arg(passed).arg(judged).arg(percent(rate));
+        // A rate over distinct prompts (each prompt's repeats collapsed to its pass fraction), with
+        // the exact binomial interval: 1 of 1 is not "at least 60 %".
+        const PromptRate rate = promptPassRate(arm, c);
+        const Interval ci = promptRateInterval(rate.passed, rate.prompts);
+        j.result.measured = QStringLiteral("%1 of %2 answers passed; %3 over %4 distinct prompts [%5–%6]")
+                                .arg(passed)
+                                .arg(judged)
+                                .arg(percent(rate.rate()))
+                                .arg(rate.prompts)
+                                .arg(percent(ci.lo), percent(ci.hi));
+        const double x = rate.passed;
+        const int n = rate.prompts;
+        testBound(j.result, rate.rate(), ci, c.threshold, false, n, [x, n](double confidence) {
+            return std::optional<Interval>(promptRateInterval(x, n, confidence));
+        });
+        if (j.result.outcome == Outcome::Inconclusive) {
+            j.result.explanation
+                = QStringLiteral("%1 passes %2%3 on %4 of %5 distinct prompts, but the interval "
+                                 "%6–%7 straddles the required %8%9.")
+                      .arg(arm.candidateLabel, c.gate, inTest(c), percent(rate.rate()))
+                      .arg(n)
+                      .arg(percent(ci.lo), percent(ci.hi), percent(c.threshold), settleText(j.result));
+            j.change
+                = QStringLiteral("Whether %1 passes %2%3 at least %4 of the time is open (%5)%6; to pass "
+                                 "more often, %7.")
+                      .arg(arm.candidateLabel, c.gate, inTest(c), percent(c.threshold), j.result.measured,
+                          settleText(j.result), gateFix(c.gate));
+            return j;
+        }
+        pass = j.result.outcome == Outcome::Pass;
     }
-    j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
     const QString limit = maxFailures
         ? (int(c.threshold) == 0 ? QStringLiteral("none is allowed")
                                  : QStringLiteral("at most %1 are allowed").arg(int(c.threshold)))
-        : QStringLiteral("at least %1 must pass").arg(percent(c.threshold));
+        : QStringLiteral("at least %1 must pass (the interval over prompts decides)")
+              .arg(percent(c.threshold));
     j.result.explanation
         = QStringLiteral("%1: %2%3 (%4%5).")
               .arg(arm.candidateLabel, failedText, inTest(c),
@@ -95,10 +125,34 @@ Judged judgeMetricThreshold(const Arm& arm, const Criterion& c)
     Judged j;
     j.result.criterion = c;
     j.result.required = required;
+    const std::vector<std::vector<double>> clusters = promptValues(arm, c);
+    const int prompts = int(clusters.size());
+    const StatisticEvidence evidence = statisticEvidence(clusters, c.statistic);
+    j.result.measured = QStringLiteral("%1 %2 (n = %3 over %4 distinct prompts)")
+                            .arg(c.statistic, withUnit(value, c.metric))
+                            .arg(d->n)
+                            .arg(prompts);
+    if (!evidence.interval)
+        return inconclusive(c, j.result.measured, required, evidence.why,
+            QStringLiteral("%1's %2 %3%4 cannot be judged yet: %5.")
+                .arg(arm.candidateLabel, metricName(c.metric), c.statistic, inTest(c), evidence.why));
     j.result.measured
-        = QStringLiteral("%1 %2 (n = %3)").arg(c.statistic, withUnit(value, c.metric)).arg(d->n);
-    const bool pass = isMax ? value <= c.threshold : value >= c.threshold;
-    j.result.outcome = pass ? Outcome::Pass : Outcome::Fail;
+        += QStringLiteral(" [%1–%2]").arg(number(evidence.interval->lo), number(evidence.interval->hi));
+    const std::vector<double> resampled = evidence.resampled;
+    testBound(j.result, value, *evidence.interval, c.threshold, isMax, prompts,
+        [resampled](double confidence) { return percentileInterval(resampled, confidence); });
+    if (j.result.outcome == Outcome::Inconclusive) {
+        j.result.explanation = QStringLiteral("%1's %2 %3%4 is %5, but its interval over prompts (%6–%7) "
+                                              "straddles %8%9.")
+                                   .arg(arm.candidateLabel, metricName(c.metric), c.statistic, inTest(c),
+                                       withUnit(value, c.metric), number(evidence.interval->lo),
+                                       number(evidence.interval->hi), required, settleText(j.result));
+        j.change = QStringLiteral("Whether %1's %2 %3%4 is %5 is open (%6)%7.")
+                       .arg(arm.candidateLabel, metricName(c.metric), c.statistic, inTest(c), required,
+                           j.result.measured, settleText(j.result));
+        return j;
+    }
+    const bool pass = j.result.outcome == Outcome::Pass;
     j.result.explanation = QStringLiteral("%1's %2 %3%4 is %5, %6 %7.")
                                .arg(arm.candidateLabel, metricName(c.metric), c.statistic, inTest(c),
                                    withUnit(value, c.metric),

@@ -6,11 +6,13 @@
 // PairedComparison matches them), over answers a listener hears: a request that asked for thinking
 // counts its reasoning tokens, and a tool call is not an answer, so both are left out.
 #include "model/decide/recommend/Arm.h"
+#include "model/decide/recommend/BoundTest.h"
 #include "model/decide/recommend/Criteria.h"
 #include "model/decide/recommend/CriterionText.h"
 #include "model/evaluate/PairedComparison.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace qs::criteria {
@@ -24,6 +26,16 @@ struct LengthPairs {
     std::vector<double> candidate; ///< tokens
     std::vector<double> baseline;
     std::set<std::pair<QString, int>> prompts; ///< (test, turn) with at least one pair
+    /// One ratio per distinct prompt (a test; a conversation's turns together): the median of its
+    /// pairs' ratios. The unit of evidence: repeats of a prompt never narrow the interval.
+    std::map<QString, std::vector<double>> byPrompt;
+    std::vector<double> promptRatios() const
+    {
+        std::vector<double> out;
+        for (const auto& [test, promptRatios] : byPrompt)
+            out.push_back(*median(promptRatios));
+        return out;
+    }
     int thinkingOn = 0; ///< pairs left out: a request asked for thinking
     int toolCalls = 0; ///< pairs left out: a reply was a tool call
 };
@@ -46,6 +58,7 @@ LengthPairs fromPairs(const std::vector<LengthPair>& pairs, const QString& test)
             out.candidate.push_back(p.candidateTokens);
             out.baseline.push_back(p.baselineTokens);
             out.prompts.insert({p.test, p.turn});
+            out.byPrompt[p.test].push_back(p.candidateTokens / p.baselineTokens);
             break;
         }
     }
@@ -64,29 +77,6 @@ LengthPairs lengthPairs(const Arm& arm, const QString& test)
         if (a.endpoint == arm.candidate)
             return fromPairs(a.pairs, test);
     return {};
-}
-
-// The sign test's interval for a median: the k-th smallest and the k-th largest value, k the
-// largest count for which the two-sided sign test still rejects at 1 − confidence. Distribution-
-// free and exact, and cheap on any number of pairs (recommend() also runs on the GUI thread, where
-// a bootstrap over a 100,000-record file would not be). Nothing when even [min, max] is not that
-// sure: fewer than 6 values at 95 %.
-std::optional<Interval> medianInterval(const std::vector<double>& sorted, double confidence)
-{
-    const int n = int(sorted.size());
-    const double alpha = 1 - confidence;
-    const auto rejects = [&](int k) { return mcnemarExactP(k - 1, n - k + 1) <= alpha; };
-    if (n == 0 || !rejects(1))
-        return std::nullopt;
-    int lo = 1, hi = (n + 1) / 2; // rejects(lo) holds; the p-value grows with k
-    while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (rejects(mid))
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return Interval {sorted[std::size_t(lo - 1)], sorted[std::size_t(n - lo)]};
 }
 
 QString leftOutText(const LengthPairs& p)
@@ -123,45 +113,47 @@ Judged judgeVerbosity(const Arm& arm, const Criterion& c)
                            "with the same suite, with tests answered in text with thinking off.")
                 .arg(arm.candidateLabel, arm.baselineLabel, inTest(c)));
 
-    std::vector<double> sorted = p.ratios;
-    std::sort(sorted.begin(), sorted.end());
-    const double ratio = *median(p.ratios);
+    const std::vector<double> perPrompt = p.promptRatios();
+    const int prompts = int(perPrompt.size());
+    const double ratio = *median(perPrompt);
     const ComparisonOptions& options = arm.evaluation.comparison.options;
     std::optional<Interval> interval;
-    if (n >= options.minPairs)
-        interval = medianInterval(sorted, options.bootstrap.confidence);
+    if (prompts >= options.minPrompts)
+        interval = medianInterval(perPrompt, options.bootstrap.confidence);
     QString measured = QStringLiteral("ratio %1").arg(number(ratio));
     if (interval)
         measured += QStringLiteral(" [%1–%2]").arg(number(interval->lo), number(interval->hi));
-    measured += QStringLiteral(" (median %1 vs %2 tokens), %3 pairs over %4 prompts")
+    measured += QStringLiteral(" (median %1 vs %2 tokens), %3 pairs over %4 distinct prompts")
                     .arg(number(*median(p.candidate)), number(*median(p.baseline)))
                     .arg(n)
-                    .arg(p.prompts.size())
+                    .arg(prompts)
         + leftOut;
     const QString who = QStringLiteral("%1's answers%2").arg(arm.candidateLabel, inTest(c));
-    const QString runs = QStringLiteral("%1 times the length of %2's (the median of the paired ratios)")
+    const QString runs = QStringLiteral("%1 times the length of %2's (the median of the per-prompt ratios)")
                              .arg(number(ratio), arm.baselineLabel);
     if (!interval)
         return inconclusive(c, measured, required,
-            QStringLiteral("Only %1 paired answers compare the lengths, too few for an interval of their "
-                           "ratio.")
-                .arg(n),
-            QStringLiteral("Only %1 paired answers%2 compare the lengths of %3's and %4's: run at least 5 "
-                           "measured runs per test on both endpoints (--runs 5, or more).")
-                .arg(n)
-                .arg(inTest(c), arm.candidateLabel, arm.baselineLabel));
+            QStringLiteral("Only %1 distinct prompts compare the lengths, too few for an interval of their "
+                           "ratio (at least %2; repeats of a prompt are one ratio).")
+                .arg(prompts)
+                .arg(options.minPrompts),
+            QStringLiteral("Only %1 distinct prompts%2 compare the lengths of %3's and %4's: run a suite "
+                           "with at least %5 distinct prompts answered in text.")
+                .arg(prompts)
+                .arg(inTest(c), arm.candidateLabel, arm.baselineLabel)
+                .arg(options.minPrompts));
     const Interval ci = interval.value_or(Interval {});
     Judged j;
     j.result.criterion = c;
     j.result.measured = measured;
     j.result.required = required;
-    if (ci.hi <= c.threshold) {
-        j.result.outcome = Outcome::Pass;
+    testBound(j.result, ratio, ci, c.threshold, true, prompts,
+        [perPrompt](double confidence) { return medianInterval(perPrompt, confidence); });
+    if (j.result.outcome == Outcome::Pass) {
         j.result.explanation = who + QStringLiteral(" run ") + runs
             + QStringLiteral("; the interval's upper end, %1, is within the allowance of %2.")
                   .arg(number(ci.hi), times(c.threshold));
-    } else if (ci.lo > c.threshold) {
-        j.result.outcome = Outcome::Fail;
+    } else if (j.result.outcome == Outcome::Fail) {
         j.result.explanation = who + QStringLiteral(" run ") + runs
             + QStringLiteral("; even the interval's lower end, %1, is above the allowance of %2.")
                   .arg(number(ci.lo), times(c.threshold));
@@ -169,14 +161,12 @@ Judged judgeVerbosity(const Arm& arm, const Criterion& c)
                        .arg(who, times(ratio), arm.baselineLabel, measured, times(c.threshold),
                            metricFix(Metric::CompletionTokens));
     } else {
-        j.result.outcome = Outcome::Inconclusive;
         j.result.explanation = who + QStringLiteral(" run ") + runs
             + QStringLiteral(", but the interval [%1–%2] contains the allowance of %3: the data cannot tell "
-                             "whether they stay within it.")
-                  .arg(number(ci.lo), number(ci.hi), times(c.threshold));
-        j.change = QStringLiteral("Whether %1 stay within %2 of %3's length is open (%4): more measured runs "
-                                  "per test narrow the interval (--runs 10).")
-                       .arg(who, times(c.threshold), arm.baselineLabel, measured);
+                             "whether they stay within it%4.")
+                  .arg(number(ci.lo), number(ci.hi), times(c.threshold), settleText(j.result));
+        j.change = QStringLiteral("Whether %1 stay within %2 of %3's length is open (%4)%5.")
+                       .arg(who, times(c.threshold), arm.baselineLabel, measured, settleText(j.result));
     }
     return j;
 }

@@ -42,6 +42,9 @@ void verdictSection(Doc& d, const Context& cx)
         }
         if (!t.rows.empty())
             d.push_back(std::move(t));
+        // The verdict's own strength, stated where it is read (docs/decision-profiles.md, "Margins
+        // and error rates").
+        paragraph(d, {italic(errorRateStatement(r))});
         if (!why.empty()) {
             const bool unmeasured = std::any_of(r.criteria.begin(), r.criteria.end(),
                 [](const CriterionResult& c) { return c.outcome == CriterionResult::Outcome::NotMeasured; });
