@@ -116,6 +116,8 @@ DecisionView::DecisionView(QWidget* parent)
     bannerLayout->addWidget(m_headline);
 
     m_caveats = plainLabel(this, QStringLiteral("caveats"));
+    // What the verdict promises (its error rates), stated where it is read.
+    m_errorRates = plainLabel(this, QStringLiteral("errorRates"));
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setObjectName(QStringLiteral("criteriaTable"));
@@ -155,6 +157,7 @@ DecisionView::DecisionView(QWidget* parent)
     layout->addWidget(m_description);
     layout->addWidget(m_statusLabel);
     layout->addWidget(m_banner);
+    layout->addWidget(m_errorRates);
     layout->addWidget(m_caveats);
     layout->addWidget(splitter, 1);
 
@@ -207,6 +210,7 @@ void DecisionView::setTheme(Theme theme)
     muted.setColor(QPalette::WindowText, themeColors(theme).mutedText);
     m_description->setPalette(muted);
     m_statusLabel->setPalette(muted);
+    m_errorRates->setPalette(muted);
     const ThemeColors& c = themeColors(theme);
     m_caveats->setStyleSheet(
         QStringLiteral("QLabel { background: %1; color: %2; border-left: 4px solid %3; padding: 6px; }")
@@ -471,6 +475,8 @@ void DecisionView::showRecommendation(const Recommendation* rec)
     m_provisional->setText(provisional);
     m_decision->setText(rec ? decisionTitle(rec->decision) : QString());
     m_headline->setText(rec ? rec->headline : QString());
+    m_errorRates->setText(rec ? errorRateStatement(*rec) : QString());
+    m_errorRates->setVisible(rec);
     m_caveats->setText(rec && !rec->caveats.isEmpty()
             ? QStringLiteral("The comparison is not fair:\n• ") + rec->caveats.join(QStringLiteral("\n• "))
             : QString());

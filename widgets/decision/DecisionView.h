@@ -112,6 +112,7 @@ private:
     QLabel* m_provisional;
     QLabel* m_headline;
     QLabel* m_caveats;
+    QLabel* m_errorRates;
     QTableWidget* m_table;
     QLabel* m_changeTitle;
     SafeTextView* m_change;

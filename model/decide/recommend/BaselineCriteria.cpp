@@ -128,7 +128,7 @@ Judged judgeMetricNotWorse(const Arm& arm, const Criterion& c)
         j.result.explanation = typical
             + QStringLiteral(": the interval straddles the margin (%1), so the data cannot tell yet%2.")
                   .arg(required, settleText(j.result));
-        j.change = QStringLiteral("Whether %1 stays within %2 is open (%3)%4.")
+        j.change = QStringLiteral("Whether %1 is %2 is open (%3)%4.")
                        .arg(who, required, measured, settleText(j.result));
         break;
     }
@@ -190,7 +190,7 @@ Judged judgeGateNotWorse(const Arm& arm, const Criterion& c)
         j.result.explanation = rates
             + QStringLiteral(": the interval straddles the margin (%1), so the data cannot tell yet%2.")
                   .arg(required, settleText(j.result));
-        j.change = QStringLiteral("Whether %1 at most %2 is open (%3)%4.")
+        j.change = QStringLiteral("Whether %1 %2 is open (%3)%4.")
                        .arg(who, required, measured, settleText(j.result));
         break;
     }

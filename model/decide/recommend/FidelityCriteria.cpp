@@ -393,7 +393,7 @@ Judged judgeKlNotWorse(const Arm& arm, const Criterion& c)
         j.result.explanation = what
             + QStringLiteral(": the interval straddles %1, so the data cannot tell yet%2.")
                   .arg(required, settleText(j.result));
-        j.change = QStringLiteral("Whether %1 drifts at most %2 is open (%3)%4.")
+        j.change = QStringLiteral("Whether %1's %2 holds is open (%3)%4.")
                        .arg(arm.candidateLabel, required, measured, settleText(j.result));
         break;
     }

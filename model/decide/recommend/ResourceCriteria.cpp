@@ -288,9 +288,8 @@ Judged judgeNotWorse(const Arm& arm, const Criterion& c)
                              "uncertainty cannot tell.")
                   .arg(who, number(ratio), arm.baselineLabel, required)
             + caution;
-        j.change
-            = QStringLiteral("Whether %1 stays within %2 is open (%3): a longer run narrows both figures.")
-                  .arg(who, required, j.result.measured);
+        j.change = QStringLiteral("Whether %1 is %2 is open (%3): a longer run narrows both figures.")
+                       .arg(who, required, j.result.measured);
         break;
     }
     return j;
