@@ -410,7 +410,12 @@ TEST(PrometheusText, FastOnALargePage)
         = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count()
         / rounds;
     EXPECT_GT(samples, 800u);
-    EXPECT_LT(ms, 10.0) << ms << " ms per " << page.size() << " bytes";
+#if defined(__SANITIZE_ADDRESS__)
+    const double limit = 50; // ASan makes every pass several times slower (measured 10.1 ms beside other tests)
+#else
+    const double limit = 10;
+#endif
+    EXPECT_LT(ms, limit) << ms << " ms per " << page.size() << " bytes";
     RecordProperty("parse_ms", std::to_string(ms));
 }
 
