@@ -72,13 +72,10 @@ TEST_P(EachDialect, TimingMatchesScriptAndServerStamps)
     ASSERT_EQ(served[0].tokenWriteNs.size(), 25u);
     const double firstErrorMs
         = msBetween(served[0].tokenWriteNs.front(), r.response.tokenEvents.front().stampNs);
-    // The emulator stamps a write after write() returns, so the client may read it a little sooner;
-    // under ASan that return is slow (measured -1.4 ms beside other tests).
-#if defined(__SANITIZE_ADDRESS__)
+    // The emulator stamps a write after write() returns, so the client may read it sooner when the
+    // server's thread waits for a core after the write (measured -1.4 ms under ASan beside other tests,
+    // and past -0.5 ms in a release build on a busy 2-core machine).
     EXPECT_GE(firstErrorMs, -5);
-#else
-    EXPECT_GE(firstErrorMs, -0.5);
-#endif
     EXPECT_LT(firstErrorMs, 15) << "client stamped the first token late";
     const double lastErrorMs
         = msBetween(served[0].tokenWriteNs.back(), r.response.tokenEvents.back().stampNs);
