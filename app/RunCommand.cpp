@@ -6,6 +6,7 @@
 #include "app/RescueSave.h"
 #include "app/Terminal.h"
 #include "model/core/Suite.h"
+#include "model/decide/Sequential.h"
 #include "model/run/RunController.h"
 #include "model/run/RunPlan.h"
 #include "model/run/SuiteComposition.h"
@@ -14,6 +15,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTextStream>
 #include <QTimer>
@@ -97,6 +99,19 @@ int runRun(const QStringList& args)
         "Period of the server-metrics scrapes, 50 to 60000 ms (default 333: about three a second).", "MS");
     p.addOption({QStringLiteral("no-server-metrics"),
         QStringLiteral("Do not scrape /metrics or the endpoints' metrics URLs during the run.")});
+    p.addOption({QStringLiteral("until-decided"),
+        QStringLiteral(
+            "Run until the decision is made (docs/methodology.md §9.8): draw prompts from the suite's "
+            "pools in rounds (1, 2, 3, 5, 8… of each category), judge every criterion of --profile "
+            "after each round (the first endpoint is the baseline) and stop once every verdict is "
+            "made, or when --max-prompts or --budget-minutes would be passed. Each look reads its "
+            "intervals at a stricter level, so looking never spends the stated error.")});
+    opt("profile", "The decision profile --until-decided judges with (a built-in name or a file).",
+        "NAME|FILE");
+    opt("budget-minutes",
+        "With --until-decided: start no round that would end past M minutes (at the pace so far).", "M");
+    opt("max-prompts", "With --until-decided: start no round that would pass N distinct prompts in all.",
+        "N");
     p.addOption({QStringLiteral("quiet"), QStringLiteral("No progress output.")});
     p.addOption(referenceOption(QStringLiteral(
         "The fidelity reference: an endpoint given here (an index or its name), e.g. BF16 on vLLM. The "
@@ -155,6 +170,41 @@ int runRun(const QStringList& args)
         settings.order = *order;
     }
 
+    const bool untilDecided = p.isSet(QStringLiteral("until-decided"));
+    for (const char* name : {"profile", "budget-minutes", "max-prompts"})
+        if (p.isSet(QString::fromLatin1(name)) && !untilDecided)
+            return usage(QStringLiteral("--%1 belongs to --until-decided").arg(QString::fromLatin1(name)));
+    UntilDecided rounds;
+    std::optional<DecisionProfile> profile;
+    if (untilDecided) {
+        if (!p.isSet(QStringLiteral("profile")))
+            return usage(QStringLiteral("--until-decided needs --profile NAME|FILE: the criteria that decide "
+                                        "(built-in: %1)")
+                             .arg(builtinDecisionProfileNames().join(QStringLiteral(", "))));
+        if (p.isSet(QStringLiteral("prompts-per-category")))
+            return usage(QStringLiteral("--until-decided draws the prompts itself, round by round: drop "
+                                        "--prompts-per-category (cap it with --max-prompts instead)"));
+        if (judgeOptions)
+            return usage(
+                QStringLiteral("--until-decided stops on what the run measures, and a judge would grade "
+                               "only after the last round: run without --judge, then quantscope judge "
+                               "the file (the judge criteria are then judged at the run's level)"));
+        try {
+            profile = loadDecisionProfile(p.value(QStringLiteral("profile")));
+        } catch (const ProfileError& e) {
+            return usage(QString::fromUtf8(e.what()));
+        }
+        rounds.profile = p.value(QStringLiteral("profile"));
+        if (!intOption(p, "max-prompts", 1, 1000000, rounds.maxPrompts, error))
+            return usage(error);
+        if (p.isSet(QStringLiteral("budget-minutes"))) {
+            bool ok = false;
+            rounds.budgetMinutes = p.value(QStringLiteral("budget-minutes")).toDouble(&ok);
+            if (!ok || !(rounds.budgetMinutes > 0) || rounds.budgetMinutes > 100000)
+                return usage(QStringLiteral("--budget-minutes must be a number of minutes above 0"));
+        }
+    }
+
     RunRequest request;
     request.settings = settings;
     try {
@@ -196,8 +246,15 @@ int runRun(const QStringList& args)
                                     "quantscope recover %1 --out RECOVERED.json\nor delete it to start over.")
                          .arg(request.journalPath, outPath));
 
+    const Suite pool = request.suite;
+    if (untilDecided) {
+        rounds.schedule = roundSchedule(pool, rounds.maxPrompts);
+        request.rounds = rounds.schedule;
+        request.untilDecided = toJson(rounds);
+    }
     // What is planned, counted as the evidence counts it: the runner draws the same prompts.
-    const Suite planned = drawPrompts(request.suite, settings.promptsPerCategory, settings.seed);
+    const Suite planned = drawPrompts(
+        request.suite, untilDecided ? rounds.schedule.front() : settings.promptsPerCategory, settings.seed);
     const RunPlan plan = makePlan(planned, int(request.endpoints.size()), settings);
     const bool quiet = p.isSet(QStringLiteral("quiet"));
     const bool tty = stderrIsTty();
@@ -210,9 +267,44 @@ int runRun(const QStringList& args)
                    .arg(runOrderId(settings.order))
                    .arg(plan.totalRequests)
                    .arg(compositionText(suiteComposition(planned, settings)));
+    if (!quiet && untilDecided) {
+        QStringList steps;
+        for (std::size_t i = 0; i < rounds.schedule.size(); ++i)
+            steps << QStringLiteral("%1 (%2 %)")
+                         .arg(promptsDrawn(pool, rounds.schedule[i], settings.seed))
+                         .arg(100 * (1 - 0.05 * lookShare(int(i + 1))), 0, 'g', 4);
+        err << "Until decided by profile \"" << profile->id
+            << "\" (baseline: " << request.endpoints.front().endpoint.displayName()
+            << "): the first round is planned above; rounds end at " << steps.join(QStringLiteral(", "))
+            << " distinct prompts (each look's interval level in brackets: looking never spends the error)\n";
+    }
     err.flush();
 
     RunController controller;
+    QElapsedTimer clock;
+    clock.start();
+    RoundVerdict lastRound;
+    QObject::connect(&controller, &RunController::roundFinished,
+        [&](const std::shared_ptr<const RunResult>& soFar, int round) {
+            if (tty && !quiet)
+                err << "\r\033[K";
+            lastRound = judgeRound(
+                *soFar, rounds, *profile, pool, 0, round, double(clock.elapsed()), settings.seed);
+            if (!quiet) {
+                for (const QString& line : lookLines(rounds.looks.back()))
+                    err << line << '\n';
+                if (lastRound.more)
+                    for (const QString& need : lastRound.needs)
+                        err << "  open: " << need << '\n';
+            }
+            if (lastRound.more) {
+                controller.nextRound(toJson(rounds));
+                return;
+            }
+            err << "Until decided: " << rounds.stopText << '\n';
+            err.flush();
+            controller.endRounds(toJson(rounds));
+        });
     int exitCode = 0;
     std::optional<RunResult> saved; // for --judge, once the run is safely on disk
     RunProgress last;
@@ -262,9 +354,20 @@ int runRun(const QStringList& args)
     });
     QObject::connect(&controller, &RunController::finished,
         [&](const std::shared_ptr<const RunResult>& finished, const RunStats&) {
-            const RunResult& result = *finished;
             if (tty && !quiet)
                 err << "\r\033[K";
+            std::optional<RunResult> stopped; // an until-decided run cut short: saved saying so
+            if (untilDecided && rounds.stop == StopReason::Running) {
+                rounds.stop = StopReason::Cancelled;
+                rounds.stopText
+                    = QStringLiteral("stopped by the user after %1 look(s); every verdict of this "
+                                     "file accounts for all %2 looks its schedule allowed")
+                          .arg(rounds.looks.size())
+                          .arg(rounds.schedule.size());
+                stopped = *finished;
+                stopped->untilDecided = toJson(rounds);
+            }
+            const RunResult& result = stopped ? *stopped : *finished;
             const SaveOutcome outcome = saveOrRescue(result, outPath);
             if (!outcome.error.isEmpty()) {
                 err << "quantscope run: could not save " << outPath << ": " << outcome.error << '\n';
@@ -291,7 +394,15 @@ int runRun(const QStringList& args)
                     << failed << " failed) saved to " << outPath << '\n';
                 if (!result.note.isEmpty())
                     err << "note: " << result.note << '\n';
-                err << "Read it with: quantscope summary " << outPath << '\n';
+                if (untilDecided && !lastRound.recommendations.empty()
+                    && rounds.stop != StopReason::Cancelled) {
+                    for (const Recommendation& r : lastRound.recommendations)
+                        err << r.headline << '\n';
+                    err << "Read it with: quantscope summary " << outPath << " --profile " << rounds.profile
+                        << '\n';
+                } else {
+                    err << "Read it with: quantscope summary " << outPath << '\n';
+                }
             }
             QCoreApplication::exit(exitCode);
         });

@@ -5,6 +5,7 @@
 #include "model/core/Suite.h"
 #include "model/decide/DecisionProfile.h"
 #include "model/decide/Recommendation.h"
+#include "model/decide/Sequential.h"
 #include "model/evaluate/Evaluation.h"
 #include "model/evaluate/Guardrails.h"
 #include "model/evaluate/PairedComparison.h"
@@ -19,6 +20,70 @@
 #include <QTextStream>
 
 namespace qs::app {
+
+namespace {
+
+/// The suite an until-decided run of this file's suite would draw from: the built-in one it came
+/// from when the file asked only some of its prompts, else the file's own.
+Suite planningPool(const RunResult& result)
+{
+    const Suite own = parseSuite(result.suite, QStringLiteral("the file's suite"));
+    if (builtinSuiteNames().contains(own.id))
+        try {
+            return loadSuite(own.id);
+        } catch (const SuiteError&) {
+        }
+    return own;
+}
+
+/// `summary --plan`: for each candidate's criteria, the distinct prompts an until-decided run
+/// would roughly need (the planner of model/decide/Sequential.h, this file as its pilot).
+nlohmann::json planJson(const RunResult& result, const std::vector<Recommendation>& recommendations)
+{
+    Suite pool;
+    try {
+        pool = planningPool(result);
+    } catch (const SuiteError& e) {
+        return {{"error", std::string("the file's suite cannot be read: ") + e.what()},
+            {"criteria", nlohmann::json::array()}, {"schedule_text", "no schedule"}};
+    }
+    std::vector<int> promptsAt;
+    for (int n : roundSchedule(pool, 0))
+        promptsAt.push_back(promptsDrawn(pool, n, result.settings.seed));
+    QStringList steps;
+    for (int n : promptsAt)
+        steps << QString::number(n);
+    nlohmann::json rows = nlohmann::json::array();
+    for (const Recommendation& rec : recommendations)
+        for (const CriterionResult& c : rec.criteria) {
+            const bool open = c.outcome == CriterionResult::Outcome::Inconclusive;
+            const int n = open ? promptsToDecide(c, rec.looks, promptsAt).value_or(0) : 0; // 0: none would
+            QString text = QStringLiteral("%1%2: %3")
+                               .arg(recommendations.size() > 1 ? rec.candidateLabel + QStringLiteral(" · ")
+                                                               : QString(),
+                                   c.criterion.id, outcomeId(c.outcome));
+            if (open)
+                text += n > 0 ? QStringLiteral(", roughly %1 distinct prompts (%2 now)").arg(n).arg(c.prompts)
+                    : c.estimate && c.prompts > 0
+                    ? QStringLiteral(", not within the suite's %1 prompts at this estimate")
+                          .arg(promptsAt.empty() ? 0 : promptsAt.back())
+                    : QStringLiteral(", not an interval more prompts narrow (see its explanation)");
+            nlohmann::json needed; // null: no scheduled look would decide it
+            if (n > 0)
+                needed = n;
+            rows.push_back({{"candidate", rec.candidate}, {"id", c.criterion.id.toStdString()},
+                {"outcome", outcomeId(c.outcome).toStdString()}, {"prompts_now", c.prompts},
+                {"prompts_needed", needed},
+                {"text", text.toStdString()}});
+        }
+    return {{"suite", pool.id.toStdString()}, {"looks_at_prompts", promptsAt}, {"criteria", std::move(rows)},
+        {"schedule_text",
+            QStringLiteral("rounds end at %1 distinct prompts of suite \"%2\"")
+                .arg(steps.join(QStringLiteral(", ")), pool.id)
+                .toStdString()}};
+}
+
+} // namespace
 
 int runSummary(const QStringList& args)
 {
@@ -41,6 +106,10 @@ int runSummary(const QStringList& args)
             "one per candidate; the text ends with each verdict.")
             .arg(builtinDecisionProfileNames().join(QStringLiteral(", "))),
         QStringLiteral("NAME|FILE")});
+    p.addOption({QStringLiteral("plan"),
+        QStringLiteral(
+            "With --profile, read the file as a pilot: roughly how many distinct prompts each open "
+            "criterion would need before run --until-decided decides it (--json: \"plan\").")});
     p.addOption(referenceOption(QStringLiteral(
         "The fidelity reference the other endpoints' answers are compared with: an index or a label "
         "(default: the one the file marks, from run --reference; else the baseline).")));
@@ -96,6 +165,12 @@ int runSummary(const QStringList& args)
             return 1;
         }
     }
+    if (p.isSet(QStringLiteral("plan")) && !profile) {
+        err << "quantscope summary: --plan estimates what --profile's criteria need: give --profile too\n";
+        return 2;
+    }
+    const nlohmann::json plan
+        = p.isSet(QStringLiteral("plan")) ? planJson(result, recommendations) : nlohmann::json();
     const ResultSummary& s = ev.summary;
     const PairedComparison& comparison = ev.comparison;
     const TurnScaling& scaling = ev.scaling;
@@ -127,6 +202,8 @@ int runSummary(const QStringList& args)
             j["recommendations"] = nlohmann::json::array();
             for (const Recommendation& r : recommendations)
                 j["recommendations"].push_back(toJson(r));
+            if (!plan.is_null())
+                j["plan"] = plan;
         }
         out << QString::fromStdString(j.dump(2)) << '\n';
         return 0;
@@ -138,6 +215,12 @@ int runSummary(const QStringList& args)
             out << "  " << outcomeId(c.outcome).leftJustified(13) << c.criterion.title << ": " << c.measured
                 << '\n';
         out << "  " << errorRateStatement(r) << '\n';
+    }
+    if (!plan.is_null()) {
+        out << "\nPlan for run --until-decided (this file as a pilot; "
+            << plan["schedule_text"].get<std::string>().c_str() << "):\n";
+        for (const nlohmann::json& row : plan["criteria"])
+            out << "  " << QString::fromStdString(row["text"].get<std::string>()) << '\n';
     }
     return 0;
 }

@@ -87,6 +87,10 @@ struct RunResult {
     Judging judging; ///< what an LLM judge said of the answers (empty when none judged)
     bool complete = false; ///< false for a cancelled run or one recovered from a journal
     QString note; ///< e.g. "recovered from run.json.journal; 3 requests were in flight"
+    /// `run --until-decided`: the profile, the budget, why it stopped and every look taken
+    /// (model/decide/Sequential.h reads and writes it); null for a run of a fixed size. Its number
+    /// of looks sets the level every later verdict of this file is computed at.
+    nlohmann::json untilDecided;
 };
 
 /// The endpoint marked as the fidelity reference, or -1 when none is (the first, if a hand-edited

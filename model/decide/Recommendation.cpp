@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/decide/Recommendation.h"
 
+#include "model/decide/Sequential.h"
 #include "model/decide/recommend/Arm.h"
 #include "model/decide/recommend/Criteria.h"
 
@@ -95,20 +96,22 @@ QString decisionId(Recommendation::Decision decision)
     return {};
 }
 
-std::vector<Recommendation> recommend(
-    const RunResult& result, const Evaluation& evaluation, const DecisionProfile& profile)
+std::vector<Recommendation> recommend(const RunResult& result, const Evaluation& evaluation,
+    const DecisionProfile& profile, std::optional<int> looksOverride)
 {
     std::vector<Recommendation> out;
     const int endpoints = int(result.endpoints.size());
     const int baseline = evaluation.baseline;
     if (baseline < 0 || baseline >= endpoints)
         return out;
+    const int looks = looksOverride ? std::max(0, *looksOverride) : looksToAccountFor(result);
+    const double share = lookShare(looks);
     for (int candidate = 0; candidate < endpoints; ++candidate) {
         if (candidate == baseline)
             continue;
         criteria::Arm arm {result, evaluation, baseline, candidate,
             result.endpoints[std::size_t(baseline)].endpoint.displayName(),
-            result.endpoints[std::size_t(candidate)].endpoint.displayName(), nullptr};
+            result.endpoints[std::size_t(candidate)].endpoint.displayName(), nullptr, share};
         if (evaluation.hasComparison)
             for (const ArmComparison& a : evaluation.comparison.arms)
                 if (a.baseline == baseline && a.candidate == candidate)
@@ -119,6 +122,8 @@ std::vector<Recommendation> recommend(
         rec.candidate = candidate;
         rec.baselineLabel = arm.baselineLabel;
         rec.candidateLabel = arm.candidateLabel;
+        rec.looks = looks;
+        rec.errorShare = share;
         QStringList failedChanges, openChanges, unmeasuredChanges;
         std::vector<QString> changes;
         for (const Criterion& c : profile.criteria) {
@@ -126,7 +131,15 @@ std::vector<Recommendation> recommend(
             changes.push_back(j.change);
             rec.criteria.push_back(std::move(j.result));
         }
-        applyHolm(rec.criteria);
+        if (looks > 0)
+            for (CriterionResult& r : rec.criteria)
+                if (r.interval)
+                    r.explanation += QStringLiteral(
+                        " (Its interval is read at %1 %, not 95 %: this run looked %2 time(s) until decided, "
+                        "and each look spends only its share of the error.)")
+                                         .arg(100 * (1 - 0.05 * share), 0, 'g', 4)
+                                         .arg(looks);
+        applyHolm(rec.criteria, FamilyAlpha * share);
         for (std::size_t i = 0; i < rec.criteria.size(); ++i) {
             CriterionResult& r = rec.criteria[i];
             if (r.heldByCorrection && changes[i].isEmpty())
@@ -236,13 +249,22 @@ QString errorRateStatement(const Recommendation& rec)
     for (const CriterionResult& r : rec.criteria)
         family += r.outcome != Outcome::NotMeasured ? 1 : 0;
     return QStringLiteral(
-        "What this verdict promises: a candidate within every margin is told \"keep the baseline\" at "
-        "most %1 % of the time (a fail must survive Holm's correction over the %2 judged criteria), and a "
-        "candidate beyond a criterion's margin passes it at most 2.5 % of the time (each pass is a "
-        "one-sided 97.5 % bound, and Switch needs every criterion to pass). Criteria judged on counts "
-        "(a leak that happened) are certain, not estimates.")
-        .arg(FamilyAlpha * 100, 0, 'g', 3)
-        .arg(family);
+               "What this verdict promises: a candidate within every margin is told \"keep the baseline\" at "
+               "most %1 % of the time (a fail must survive Holm's correction over the %2 judged criteria), "
+               "and a "
+               "candidate beyond a criterion's margin passes it at most 2.5 % of the time (each pass is a "
+               "one-sided 97.5 % bound, and Switch needs every criterion to pass). Criteria judged on counts "
+               "(a leak that happened) are certain, not estimates.")
+               .arg(FamilyAlpha * 100, 0, 'g', 3)
+               .arg(family)
+        + (rec.looks > 0
+                ? QStringLiteral(" The run looked %1 time(s) and stopped when the verdict was made: every "
+                                 "interval is read at %2 % and Holm's at %3 (the share 1/(k(k+1)) of the "
+                                 "k-th look), so these promises hold however the stopping went.")
+                      .arg(rec.looks)
+                      .arg(100 * (1 - 0.05 * rec.errorShare), 0, 'g', 4)
+                      .arg(FamilyAlpha * rec.errorShare, 0, 'g', 2)
+                : QString());
 }
 
 nlohmann::json toJson(const CriterionResult& result)
@@ -282,12 +304,17 @@ nlohmann::json toJson(const Recommendation& r)
     json caveats = json::array();
     for (const QString& s : r.caveats)
         caveats.push_back(s.toStdString());
-    return {{"baseline", r.baseline}, {"candidate", r.candidate},
+    json j = {{"baseline", r.baseline}, {"candidate", r.candidate},
         {"baseline_label", r.baselineLabel.toStdString()},
         {"candidate_label", r.candidateLabel.toStdString()},
         {"decision", decisionId(r.decision).toStdString()}, {"headline", r.headline.toStdString()},
         {"criteria", std::move(criteria)}, {"error_rates", errorRateStatement(r).toStdString()},
         {"what_would_change", std::move(change)}, {"caveats", std::move(caveats)}};
+    if (r.looks > 0) { // an until-decided run's: the level its intervals were read at
+        j["looks"] = r.looks;
+        j["error_share"] = r.errorShare;
+    }
+    return j;
 }
 
 } // namespace qs

@@ -66,6 +66,11 @@ struct Recommendation {
     QStringList whatWouldChange;
     /// Critical guardrails that make the comparison not apples-to-apples, stated up front.
     QStringList caveats;
+    /// An until-decided run's looks (0: a run of a fixed size) and the part of the error this
+    /// verdict spends (1 / (looks·(looks+1)); 1 for a fixed size): intervals are read at
+    /// 1 − 0.05·errorShare and Holm at FamilyAlpha·errorShare, so looking never spends the error.
+    int looks = 0;
+    double errorShare = 1;
 };
 QString decisionId(Recommendation::Decision decision); ///< "switch", "keep_baseline", "inconclusive"
 
@@ -89,8 +94,10 @@ QString errorRateStatement(const Recommendation& recommendation);
 /// support: a failed criterion keeps the baseline; an undecidable one, or a critical guardrail
 /// (different models, …), makes the result inconclusive at best. An optional criterion that was
 /// not measured changes no decision, but the headline names it.
-std::vector<Recommendation> recommend(
-    const RunResult& result, const Evaluation& evaluation, const DecisionProfile& profile);
+/// `looks` overrides how many looks the verdict accounts for (model/decide/Sequential.h); unset,
+/// the file says (looksToAccountFor: 0 for a run of a fixed size).
+std::vector<Recommendation> recommend(const RunResult& result, const Evaluation& evaluation,
+    const DecisionProfile& profile, std::optional<int> looks = std::nullopt);
 
 nlohmann::json toJson(const CriterionResult& result);
 nlohmann::json toJson(const Recommendation& recommendation);

@@ -9,6 +9,7 @@
 #include "model/wire/StreamingClient.h"
 
 #include <QHostInfo>
+#include <QSet>
 #include <QThread>
 #include <QTimer>
 #include <ctime>
@@ -81,10 +82,21 @@ void BenchmarkRunner::start(RunRequest request)
     m_running = true;
     m_cancel = false;
     m_request = std::move(request);
-    // A short run (the demo's) asks a few prompts of each category; the file keeps only those.
-    m_request.suite
-        = drawPrompts(m_request.suite, m_request.settings.promptsPerCategory, m_request.settings.seed);
+    m_round = 0;
+    m_betweenRounds = false;
+    m_lastRound = false;
+    m_pool = Suite();
+    if (!m_request.rounds.empty()) {
+        // Rounds draw ever more prompts of each category from the whole suite: the first now.
+        m_pool = m_request.suite;
+        m_request.suite = drawPrompts(m_pool, m_request.rounds.front(), m_request.settings.seed);
+    } else {
+        // A short run (the demo's) asks a few prompts of each category; the file keeps only those.
+        m_request.suite
+            = drawPrompts(m_request.suite, m_request.settings.promptsPerCategory, m_request.settings.seed);
+    }
     m_result = RunResult();
+    m_result.untilDecided = m_request.untilDecided;
     m_sharedJson.clear();
     m_result.toolVersion = QStringLiteral(QS_VERSION);
     m_result.host = QHostInfo::localHostName();
@@ -180,8 +192,9 @@ void BenchmarkRunner::beginRequests()
     }
     // A test the server's context cannot hold would only come back as a 400 (or, worse, a prompt
     // cut silently by the server): refuse it now, with the flag to raise.
-    if (const QString refusal
-        = contextRefusal(m_request.suite, m_result.endpoints, m_usable, m_request.settings);
+    // With rounds, every prompt a later round may draw: better refused now than after an hour.
+    if (const QString refusal = contextRefusal(m_request.rounds.empty() ? m_request.suite : m_pool,
+            m_result.endpoints, m_usable, m_request.settings);
         !refusal.isEmpty()) {
         m_running = false;
         Q_EMIT failed(refusal);
@@ -199,7 +212,12 @@ void BenchmarkRunner::beginRequests()
         m_result.telemetry.notes << QStringLiteral("scraping off (--no-server-metrics)");
     }
     if (!m_request.journalPath.isEmpty()) {
+        // With rounds the journal names every test a round may ask: a run recovered from it then
+        // knows each record's test whichever round it came from.
+        if (!m_request.rounds.empty())
+            m_result.suite = m_pool.raw;
         const QString error = m_journal.open(m_request.journalPath, m_result);
+        m_result.suite = m_request.suite.raw;
         if (!error.isEmpty()) {
             m_running = false;
             Q_EMIT failed(
@@ -207,7 +225,20 @@ void BenchmarkRunner::beginRequests()
             return;
         }
     }
+    planRound();
+    if (!targets.empty()) {
+        startTelemetry(std::move(targets)); // the requests begin once the idle baseline is taken
+        return;
+    }
+    launchRequests();
+}
+
+void BenchmarkRunner::planRound()
+{
     m_plan = makePlan(m_request.suite, int(m_result.endpoints.size()), m_request.settings);
+    for (auto& lane : m_lanes)
+        for (auto& [key, slot] : lane->streams)
+            slot->client->deleteLater(); // a round's last record may still be on its stack
     m_lanes.clear();
     for (auto& waves : m_plan.lanes) {
         auto lane = std::make_unique<Lane>();
@@ -220,11 +251,81 @@ void BenchmarkRunner::beginRequests()
         }
         m_lanes.push_back(std::move(lane));
     }
-    if (!targets.empty()) {
-        startTelemetry(std::move(targets)); // the requests begin once the idle baseline is taken
-        return;
+}
+
+bool BenchmarkRunner::pauseForRound()
+{
+    if (m_request.rounds.empty() || m_cancel || m_lastRound)
+        return false;
+    if (m_betweenRounds)
+        return true;
+    m_betweenRounds = true;
+    if (m_liveTimer)
+        m_liveTimer->stop();
+    flushLive();
+    auto soFar = std::make_shared<RunResult>(m_result);
+    if (m_recorder && m_telemetryState == TelemetryState::Running) {
+        // What the servers spent so far, for the resource criteria. Blocking is safe: the recorder
+        // never waits for this thread.
+        TelemetryRecorder* recorder = m_recorder;
+        Telemetry telemetry;
+        QMetaObject::invokeMethod(
+            recorder, [recorder, &telemetry] { telemetry = recorder->snapshot(); }, Qt::BlockingQueuedConnection);
+        const QStringList notes = soFar->telemetry.notes;
+        soFar->telemetry = std::move(telemetry);
+        soFar->telemetry.notes = notes + soFar->telemetry.notes;
     }
-    launchRequests();
+    Q_EMIT roundFinished(std::move(soFar), int(m_round + 1));
+    return true;
+}
+
+void BenchmarkRunner::nextRound(const nlohmann::json& untilDecided)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, untilDecided] {
+            if (!m_betweenRounds)
+                return;
+            m_betweenRounds = false;
+            m_result.untilDecided = untilDecided;
+            if (m_cancel || m_round + 1 >= m_request.rounds.size()) {
+                m_lastRound = true;
+                finishRun();
+                return;
+            }
+            ++m_round;
+            // The next round asks only the prompts the earlier ones did not: the same seeded draw,
+            // more of each category.
+            const quint64 seed = m_request.settings.seed;
+            const Suite all = drawPrompts(m_pool, m_request.rounds[m_round], seed);
+            const Suite before = drawPrompts(m_pool, m_request.rounds[m_round - 1], seed);
+            QSet<QString> asked;
+            for (const SuiteTest& t : before.tests)
+                asked.insert(t.id);
+            m_request.suite = all;
+            m_request.suite.tests.clear();
+            for (const SuiteTest& t : all.tests)
+                if (!asked.contains(t.id))
+                    m_request.suite.tests.push_back(t);
+            m_result.suite = all.raw;
+            planRound();
+            launchRequests();
+        },
+        Qt::QueuedConnection);
+}
+
+void BenchmarkRunner::endRounds(const nlohmann::json& untilDecided)
+{
+    QMetaObject::invokeMethod(
+        this,
+        [this, untilDecided] {
+            m_result.untilDecided = untilDecided;
+            m_lastRound = true;
+            if (!std::exchange(m_betweenRounds, false))
+                return; // mid-round: the run ends with it
+            finishRun();
+        },
+        Qt::QueuedConnection);
 }
 
 void BenchmarkRunner::launchRequests()
@@ -513,6 +614,8 @@ void BenchmarkRunner::finishRun()
     for (const auto& lane : m_lanes)
         if (!lane->done)
             return;
+    if (pauseForRound())
+        return;
     if (m_liveTimer)
         m_liveTimer->stop();
     flushLive();
@@ -589,6 +692,10 @@ void BenchmarkRunner::doCancel()
 {
     if (!m_running)
         return;
+    if (std::exchange(m_betweenRounds, false)) {
+        finishRun(); // nothing in flight: the run ends with the rounds so far
+        return;
+    }
     for (EndpointProbe* p : m_probes)
         p->cancel();
     for (auto& lane : m_lanes) {

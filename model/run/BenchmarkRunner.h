@@ -35,6 +35,13 @@ struct RunRequest {
     RunSettings settings;
     QString journalPath; ///< empty = no journal
     bool probe = true; ///< probe every endpoint first (fills model, runtime, properties)
+    /// Rounds (`run --until-decided`): how many distinct prompts of each category are drawn in
+    /// all by the end of each round (model/decide/Sequential.h's roundSchedule). After each round
+    /// but the last the runner pauses with roundFinished() until nextRound() or endRounds().
+    /// Empty: one round of the whole (drawn) suite.
+    std::vector<int> rounds;
+    /// Saved with the run from its journal's first line on (RunResult::untilDecided).
+    nlohmann::json untilDecided;
 };
 
 /// Where a run stands, for a progress bar.
@@ -93,6 +100,10 @@ public:
     /// Runner thread only: cancels synchronously, so every aborted request is journaled before
     /// it returns (used when the owner is being destroyed and no finished() will be awaited).
     void abortNow();
+    /// Thread-safe, after roundFinished(): run the next round, or end the run now. `untilDecided`
+    /// is saved with the run (RunResult::untilDecided): its looks so far, and why it stopped.
+    void nextRound(const nlohmann::json& untilDecided);
+    void endRounds(const nlohmann::json& untilDecided);
 
 Q_SIGNALS:
     void progress(const qs::RunProgress& progress);
@@ -108,6 +119,10 @@ Q_SIGNALS:
     void finished(std::shared_ptr<const qs::RunResult> result, const qs::RunStats& stats);
     /// The run could not start (no endpoint reachable, journal not writable…). Nothing was measured.
     void failed(const QString& message);
+    /// A round of a run with rounds ended (`round` 1-based; more may follow): `soFar` is a copy of
+    /// the result until now, every record of the rounds so far. The runner waits, its telemetry
+    /// still scraping, until nextRound() or endRounds() says what to do.
+    void roundFinished(std::shared_ptr<const qs::RunResult> soFar, int round);
 
 private:
     struct Slot;
@@ -126,6 +141,8 @@ private:
     void emitProgress(const Slot* startedSlot);
     void flushLive();
     void finishRun();
+    bool pauseForRound();
+    void planRound();
     void warnCorruptedStreams();
     void completeRun();
     void doCancel();
@@ -150,6 +167,10 @@ private:
     int m_nextSlotId = 0;
     bool m_running = false;
     std::atomic<bool> m_cancel {false};
+    Suite m_pool; ///< with rounds: the whole suite the rounds draw from
+    std::size_t m_round = 0; ///< with rounds: the round running (0-based)
+    bool m_betweenRounds = false; ///< waiting for nextRound() or endRounds()
+    bool m_lastRound = false; ///< endRounds() was called: the run ends with this round
     // Server telemetry: the recorder lives in its own thread, created with the first run that
     // scrapes; the runner only posts to it and waits (bounded) for its baseline and its end.
     QThread* m_telemetryThread = nullptr;

@@ -26,6 +26,8 @@ RunController::RunController(QObject* parent)
         },
         Qt::QueuedConnection);
     connect(
+        m_runner, &BenchmarkRunner::roundFinished, this, &RunController::roundFinished, Qt::QueuedConnection);
+    connect(
         m_runner, &BenchmarkRunner::failed, this,
         [this](const QString& message) {
             m_running = false;
@@ -63,6 +65,18 @@ void RunController::cancel()
 {
     if (m_running)
         m_runner->cancel();
+}
+
+void RunController::nextRound(const nlohmann::json& untilDecided)
+{
+    if (m_running)
+        m_runner->nextRound(untilDecided);
+}
+
+void RunController::endRounds(const nlohmann::json& untilDecided)
+{
+    if (m_running)
+        m_runner->endRounds(untilDecided);
 }
 
 } // namespace qs

@@ -19,6 +19,9 @@ public:
 
     void start(RunRequest request);
     void cancel();
+    /// After roundFinished() (a run with rounds): go on with the next round, or end the run.
+    void nextRound(const nlohmann::json& untilDecided);
+    void endRounds(const nlohmann::json& untilDecided);
     bool running() const { return m_running; }
 
 Q_SIGNALS:
@@ -29,6 +32,7 @@ Q_SIGNALS:
     void serverPoint(const qs::ServerPoint& point); ///< live telemetry (see BenchmarkRunner)
     void finished(std::shared_ptr<const qs::RunResult> result, const qs::RunStats& stats);
     void failed(const QString& message);
+    void roundFinished(std::shared_ptr<const qs::RunResult> soFar, int round); ///< see BenchmarkRunner
 
 private:
     QThread m_thread;

@@ -353,6 +353,14 @@ Telemetry TelemetryRecorder::takeTelemetry()
     return std::move(m_telemetry);
 }
 
+Telemetry TelemetryRecorder::snapshot() const
+{
+    Telemetry t = m_telemetry;
+    std::stable_sort(t.samples.begin(), t.samples.end(),
+        [](const TelemetrySample& a, const TelemetrySample& b) { return a.atMs < b.atMs; });
+    return t;
+}
+
 Telemetry TelemetryRecorder::stop()
 {
     m_tick->stop();

@@ -68,6 +68,9 @@ public:
     /// Recorder thread. Stops at once: scrapes in flight are abandoned, no more samples are
     /// journaled, and what was gathered so far is returned. No finished() follows.
     Telemetry stop();
+    /// What was gathered so far (its samples in time order); recording goes on. For a look at a
+    /// run between its rounds.
+    Telemetry snapshot() const;
     /// Skipped ticks (a source still busy from the previous one), for the benchmark.
     int skippedTicks() const { return m_skipped; }
 

@@ -394,6 +394,7 @@ RunResult headerFromJson(const nlohmann::json& j, const std::string& where)
     r.complete = f.boolean("complete", false);
     r.note = f.string("note");
     r.suite = f.any("suite", nullptr);
+    r.untilDecided = f.any("until_decided", nullptr);
     if (const nlohmann::json* s = f.object("settings"))
         r.settings = settingsFromJson(*s, loc.member("settings"));
     const nlohmann::json* endpoints = f.find("endpoints");

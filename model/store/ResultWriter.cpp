@@ -310,6 +310,8 @@ nlohmann::json headerToJson(const RunResult& result)
         {"telemetry", telemetryHeaderToJson(result.telemetry)}};
     if (hasJudging(result.judging))
         header["judging"] = judgingHeaderToJson(result.judging);
+    if (!result.untilDecided.is_null()) // only then: other files keep their bytes
+        header["until_decided"] = result.untilDecided;
     return header;
 }
 

@@ -107,7 +107,7 @@ private:
     {
         static const char* const keys[]
             = {"format", "version", "tool_version", "host", "started_at", "ended_at", "complete", "note",
-                "suite", "settings", "endpoints", "telemetry", "judging", "journal"};
+                "suite", "settings", "endpoints", "telemetry", "judging", "journal", "until_decided"};
         return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
     }
 

@@ -151,6 +151,52 @@ Verdict decide(const Arm& base, const Arm& cand, int prompts)
     return v;
 }
 
+struct Rounds {
+    int code = -1;
+    QString err; ///< what the CLI printed
+    nlohmann::json untilDecided; ///< the file's record of the rounds
+    nlohmann::json recommendation; ///< summary --json --profile's verdict of the saved file
+    int testsAsked = 0; ///< distinct tests among the file's records
+};
+
+/// `run --until-decided` over a suite of `prompts` distinct prompts, then the saved file's verdict.
+Rounds untilDecided(const Arm& base, const Arm& cand, int prompts, const QStringList& budget)
+{
+    QTemporaryDir dir;
+    const auto b = serve(base);
+    const auto c = serve(cand);
+    const QString out = dir.filePath(QStringLiteral("r.json"));
+    const QString profile = writeProfile(dir);
+    const CliRun run
+        = runCli(QStringList {QStringLiteral("run"), QStringLiteral("--suite"), writeSuite(dir, prompts),
+                     QStringLiteral("--endpoint"), QStringLiteral("name=Base,url=") + b->baseUrl().toString(),
+                     QStringLiteral("--endpoint"), QStringLiteral("name=Cand,url=") + c->baseUrl().toString(),
+                     QStringLiteral("--no-server-metrics"), QStringLiteral("--until-decided"),
+                     QStringLiteral("--profile"), profile, QStringLiteral("--out"), out}
+                + budget,
+            240000);
+    Rounds r;
+    r.code = run.code;
+    r.err = run.err;
+    QFile f(out);
+    if (!f.open(QIODevice::ReadOnly))
+        return r;
+    const nlohmann::json file = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+    if (file.is_object() && file.contains("until_decided"))
+        r.untilDecided = file["until_decided"];
+    std::set<std::string> tests;
+    if (file.is_object() && file.contains("records"))
+        for (const auto& record : file["records"])
+            tests.insert(record.value("test", std::string()));
+    r.testsAsked = int(tests.size());
+    const CliRun s = runCli(
+        {QStringLiteral("summary"), out, QStringLiteral("--json"), QStringLiteral("--profile"), profile});
+    const nlohmann::json j = nlohmann::json::parse(s.out.toStdString(), nullptr, false);
+    if (j.is_object() && j.contains("recommendations") && j["recommendations"].size() == 1)
+        r.recommendation = j["recommendations"][0];
+    return r;
+}
+
 } // namespace
 
 class TestScriptedVerdicts : public QObject {
@@ -179,6 +225,57 @@ private slots:
         const Verdict v = decide({1, 0.15, 5}, {1, 0.15, 5}, 16);
         QVERIFY2(v.ttft == u"pass", qPrintable(v.ttft + u' ' + v.ttftMeasured));
         QCOMPARE(v.answers, QStringLiteral("pass")); // 16 prompts right on both: within 30 points
+    }
+
+    void untilDecidedStopsEarlyOnAClearCase()
+    {
+        // 35 % slower on every prompt: the first look (12 of 40 prompts) shows it beyond the margin
+        // even at its stricter level, so the run stops there and keeps the baseline.
+        const Rounds r = untilDecided({1, 0.05, 3}, {1.35, 0.05, 4}, 40, {});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(
+            QString::fromStdString(r.untilDecided.value("stop", std::string())), QStringLiteral("decided"));
+        QCOMPARE(r.untilDecided["looks"].size(), std::size_t(1));
+        QCOMPARE(r.untilDecided["looks"][0].value("prompts", 0), 12);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("decided after 12 distinct prompts (look 1)")), qPrintable(r.err));
+        // The saved file reads the same verdict, at the look's level, as the run printed.
+        QCOMPARE(QString::fromStdString(r.recommendation.value("decision", std::string())),
+            QStringLiteral("keep_baseline"));
+        QCOMPARE(r.recommendation.value("looks", 0), 1);
+        QCOMPARE(r.testsAsked, 12); // the other 28 prompts were never asked
+    }
+
+    void untilDecidedIdenticalArmsSwitchBeforeThePoolEnds()
+    {
+        const Rounds r = untilDecided({1, 0.15, 5}, {1, 0.15, 5}, 40, {});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(
+            QString::fromStdString(r.untilDecided.value("stop", std::string())), QStringLiteral("decided"));
+        QVERIFY2(r.untilDecided["looks"].back().value("prompts", 0) < 40, qPrintable(r.err));
+        QCOMPARE(QString::fromStdString(r.recommendation.value("decision", std::string())),
+            QStringLiteral("switch"));
+    }
+
+    void untilDecidedRunsToItsBudgetOnACloseCase()
+    {
+        // Exactly at the 10 % margin, with scatter: no number of prompts settles it, so the run goes
+        // to its --max-prompts, says why, and the verdict stays open.
+        const Rounds r = untilDecided(
+            {1, 0.15, 7}, {1.1, 0.15, 8}, 40, {QStringLiteral("--max-prompts"), QStringLiteral("20")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(QString::fromStdString(r.untilDecided.value("stop", std::string())),
+            QStringLiteral("max_prompts"));
+        QCOMPARE(r.untilDecided["looks"].size(), std::size_t(2)); // 12, then 18 (27 would pass 20)
+        QCOMPARE(r.untilDecided["looks"][1].value("prompts", 0), 18);
+        QVERIFY2(
+            r.err.contains(QStringLiteral("undecided after 18 distinct prompts: the next round would pass "
+                                          "--max-prompts 20")),
+            qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("open: ttft")), qPrintable(r.err));
+        QCOMPARE(QString::fromStdString(r.recommendation.value("decision", std::string())),
+            QStringLiteral("inconclusive"));
+        QCOMPARE(r.recommendation.value("looks", 0), 2);
     }
 
     void oneOfThreePromptsAlwaysWrongIsInconclusive()

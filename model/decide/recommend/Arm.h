@@ -18,6 +18,9 @@ struct Arm {
     QString baselineLabel;
     QString candidateLabel;
     const ArmComparison* comparison = nullptr; ///< null when the bootstrap was skipped or the arm is missing
+    /// The part of the error this verdict may spend: 1, or less after an until-decided run's
+    /// looks (model/decide/Sequential.h); every interval is then read at 1 − 0.05·share.
+    double share = 1;
 };
 
 bool runHasTest(const Arm& arm, const QString& test); ///< any measured request of `test`

@@ -103,8 +103,9 @@ Judged judgeMetricNotWorse(const Arm& arm, const Criterion& c)
     j.result.required = required;
     j.result.measured = measured;
     const std::vector<double> ratios = row->promptRatios;
-    testBound(j.result, *row->ratio, *row->ratioCi, limit, lowerBetter, row->prompts,
-        [ratios](double confidence) { return medianInterval(ratios, confidence); });
+    testBound(
+        j.result, *row->ratio, *row->ratioCi, limit, lowerBetter, row->prompts,
+        [ratios](double confidence) { return medianInterval(ratios, confidence); }, arm.share);
     const QString who = QStringLiteral("%1's %2%3").arg(arm.candidateLabel, metricName(c.metric), inTest(c));
     const QString typical
         = QStringLiteral("%1 runs at %2× %3's on the typical prompt (median of %4 per-prompt "
@@ -163,8 +164,10 @@ Judged judgeGateNotWorse(const Arm& arm, const Criterion& c)
     j.result.required = required;
     j.result.measured = measured;
     const std::array<double, 4> t = row->table;
-    testBound(j.result, row->difference, *row->differenceCi, -marginOf(c), false, row->prompts,
-        [t](double confidence) { return newcombePairedInterval(t[0], t[2], t[1], t[3], confidence); });
+    testBound(
+        j.result, row->difference, *row->differenceCi, -marginOf(c), false, row->prompts,
+        [t](double confidence) { return newcombePairedInterval(t[0], t[2], t[1], t[3], confidence); },
+        arm.share);
     const QString who = QStringLiteral("%1 passes %2%3").arg(arm.candidateLabel, c.gate, inTest(c));
     const QString rates = QStringLiteral("%1 on %2 of the prompts, %3 %4 (difference %5)")
                               .arg(who, percent(row->candidateRate), arm.baselineLabel,

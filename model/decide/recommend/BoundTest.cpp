@@ -1,11 +1,28 @@
 // SPDX-License-Identifier: MIT
 #include "model/decide/recommend/BoundTest.h"
 
+#include "model/evaluate/PairedComparison.h"
+
+#include <cmath>
+
 namespace qs::criteria {
 
-void testBound(CriterionResult& r, double estimate, const Interval& interval, double limit, bool worseAbove,
-    int prompts, const IntervalAt& intervalAt)
+Interval intervalAtLevel(
+    double estimate, const Interval& interval, const IntervalAt& intervalAt, double level)
 {
+    if (std::abs(level - 0.95) < 1e-12)
+        return interval;
+    if (intervalAt)
+        if (const std::optional<Interval> at = intervalAt(level))
+            return *at;
+    const double scale = normalQuantile(0.5 + level / 2) / normalQuantile(0.975);
+    return {estimate - (estimate - interval.lo) * scale, estimate + (interval.hi - estimate) * scale};
+}
+
+void testBound(CriterionResult& r, double estimate, const Interval& given, double limit, bool worseAbove,
+    int prompts, const IntervalAt& intervalAt, double share)
+{
+    const Interval interval = intervalAtLevel(estimate, given, intervalAt, 1 - 0.05 * share);
     r.estimate = estimate;
     r.interval = interval;
     r.limit = limit;

@@ -14,9 +14,18 @@ namespace qs::criteria {
 ///   off `intervalAt` for Holm's correction across the profile (without one, 0.025: the most a
 ///   fail of a 95 % interval can have, so the correction errs towards holding it).
 /// - Otherwise inconclusive, with roughly how many distinct prompts would settle it.
+/// `share` is the part of the error this verdict may spend (model/decide/Sequential.h): 1 for a
+/// run of a fixed size; a run that looked k times until decided reads its intervals at the
+/// stricter level 1 − 0.05·share (from `intervalAt`; without one, `interval`'s sides are widened
+/// as a normal one's would be), so looking after every round never spends the stated error.
 /// Sets outcome, estimate, interval, limit, worseAbove, prompts, pBeyond and promptsToSettle.
 void testBound(CriterionResult& result, double estimate, const Interval& interval, double limit,
-    bool worseAbove, int prompts, const IntervalAt& intervalAt);
+    bool worseAbove, int prompts, const IntervalAt& intervalAt, double share = 1);
+
+/// `interval` (95 %) read at confidence `level` instead: from `intervalAt` when it gives one,
+/// else its sides around `estimate` scaled by the normal quantiles' ratio.
+Interval intervalAtLevel(
+    double estimate, const Interval& interval, const IntervalAt& intervalAt, double level);
 
 /// "; about 40 distinct prompts in all would settle it" (or why no number would), for an open one.
 QString settleText(const CriterionResult& result);

@@ -188,10 +188,12 @@ Judged judgeFlipRate(const Arm& arm, const Criterion& c)
         + QStringLiteral("; over %1 distinct prompts %2 [%3]")
               .arg(distinct)
               .arg(percent(distinct > 0 ? flipped / distinct : 0), interval);
-    testBound(j.result, distinct > 0 ? flipped / distinct : 0, ci, c.threshold, true, distinct,
+    testBound(
+        j.result, distinct > 0 ? flipped / distinct : 0, ci, c.threshold, true, distinct,
         [flipped, distinct](double confidence) {
             return std::optional<Interval>(promptRateInterval(flipped, distinct, confidence));
-        });
+        },
+        arm.share);
     if (j.result.outcome == Outcome::Inconclusive) {
         j.result.explanation
             = QStringLiteral("%1's greedy answers differ from the reference %2's on %3 of %4 "
@@ -251,7 +253,7 @@ Judged judgeKlMax(const Arm& arm, const Criterion& c)
                 .arg(arm.candidateLabel)
                 .arg(a.klPrompts),
             QStringLiteral("%1: run the fidelity suite with more prompts.").arg(c.title));
-    testBound(j.result, kl, *a.klCi, c.threshold, true, a.klPrompts, {});
+    testBound(j.result, kl, *a.klCi, c.threshold, true, a.klPrompts, {}, arm.share);
     // A KL read from lists that held too little of the probability is a lower bound: it can show
     // a candidate over the limit, never within it.
     if (j.result.outcome == Outcome::Pass && a.klLowerBound) {
@@ -359,13 +361,15 @@ Judged judgeKlNotWorse(const Arm& arm, const Criterion& c)
     const double se = paired.ratioCi->lo > 0
         ? (std::log(paired.ratioCi->hi) - std::log(paired.ratioCi->lo)) / (2 * normalQuantile(0.975))
         : 0;
-    testBound(j.result, ratio, *paired.ratioCi, marginOf(c), true, paired.prompts,
+    testBound(
+        j.result, ratio, *paired.ratioCi, marginOf(c), true, paired.prompts,
         [ratio, se](double confidence) -> std::optional<Interval> {
             if (se <= 0)
                 return std::nullopt;
             const double z = normalQuantile(0.5 + confidence / 2);
             return Interval {ratio * std::exp(-z * se), ratio * std::exp(z * se)};
-        });
+        },
+        arm.share);
     const QString lowerBound = paired.lowerBound
         ? QStringLiteral(" (the reference's lists held %1 of the probability, so both KLs read low)")
               .arg(percent(paired.listedMass.value_or(0)))

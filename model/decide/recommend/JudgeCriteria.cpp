@@ -179,8 +179,9 @@ Judged judgeRubric(const Arm& arm, const Criterion& c)
                 .arg(prompts)
                 .arg(c.rubricCriterion));
     const std::vector<double> values = promptMedians;
-    testBound(j.result, *median(promptMedians), *ci, c.threshold, false, prompts,
-        [values](double confidence) { return medianInterval(values, confidence); });
+    testBound(
+        j.result, *median(promptMedians), *ci, c.threshold, false, prompts,
+        [values](double confidence) { return medianInterval(values, confidence); }, arm.share);
     if (j.result.outcome == Outcome::Inconclusive) {
         j.result.explanation
             = QStringLiteral("%1's typical prompt scores %2 of 5 on \"%3\", but the interval "
@@ -311,10 +312,11 @@ Judged judgePairwise(const Arm& arm, const Criterion& c)
     j.result.measured = measured;
     const double shares = *p->promptWinShare * p->prompts;
     const int n = p->prompts;
-    testBound(j.result, *p->promptWinShare, *p->promptWinShareCi, marginOf(c), false, n,
-        [shares, n](double confidence) {
-            return std::optional<Interval>(promptRateInterval(shares, n, confidence));
-        });
+    testBound(
+        j.result, *p->promptWinShare, *p->promptWinShareCi, marginOf(c), false, n,
+        [shares, n](
+            double confidence) { return std::optional<Interval>(promptRateInterval(shares, n, confidence)); },
+        arm.share);
     const QString sign = QStringLiteral("sign test over prompts p = %1").arg(number(p->signTestP));
     const QString what = QStringLiteral("In a blind comparison by %1, %2's %3 (%4)")
                              .arg(judgeName(q), arm.candidateLabel, rateWithInterval(*p), sign);

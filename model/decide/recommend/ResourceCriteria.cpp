@@ -255,7 +255,7 @@ Judged judgeNotWorse(const Arm& arm, const Criterion& c)
         j.result.measured = measured
             + QStringLiteral(" [%1–%2], ±%3 and ±%4 each")
                   .arg(number(ci.lo), number(ci.hi), percent(*cu), percent(*bu));
-        testBound(j.result, ratio, ci, margin, true, 0, at);
+        testBound(j.result, ratio, ci, margin, true, 0, at, arm.share);
         if (j.result.outcome == Outcome::Fail)
             j.result.pBeyond = 0.5 * std::erfc((std::log(ratio) - std::log(margin)) / se / std::sqrt(2.0));
     } else {

@@ -59,9 +59,11 @@ Judged judgeGateThreshold(const Arm& arm, const Criterion& c)
                                 .arg(percent(ci.lo), percent(ci.hi));
         const double x = rate.passed;
         const int n = rate.prompts;
-        testBound(j.result, rate.rate(), ci, c.threshold, false, n, [x, n](double confidence) {
-            return std::optional<Interval>(promptRateInterval(x, n, confidence));
-        });
+        testBound(
+            j.result, rate.rate(), ci, c.threshold, false, n,
+            [x, n](
+                double confidence) { return std::optional<Interval>(promptRateInterval(x, n, confidence)); },
+            arm.share);
         if (j.result.outcome == Outcome::Inconclusive) {
             j.result.explanation
                 = QStringLiteral("%1 passes %2%3 on %4 of %5 distinct prompts, but the interval "
@@ -139,8 +141,9 @@ Judged judgeMetricThreshold(const Arm& arm, const Criterion& c)
     j.result.measured
         += QStringLiteral(" [%1–%2]").arg(number(evidence.interval->lo), number(evidence.interval->hi));
     const std::vector<double> resampled = evidence.resampled;
-    testBound(j.result, value, *evidence.interval, c.threshold, isMax, prompts,
-        [resampled](double confidence) { return percentileInterval(resampled, confidence); });
+    testBound(
+        j.result, value, *evidence.interval, c.threshold, isMax, prompts,
+        [resampled](double confidence) { return percentileInterval(resampled, confidence); }, arm.share);
     if (j.result.outcome == Outcome::Inconclusive) {
         j.result.explanation = QStringLiteral("%1's %2 %3%4 is %5, but its interval over prompts (%6–%7) "
                                               "straddles %8%9.")

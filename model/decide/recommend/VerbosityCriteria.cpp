@@ -147,8 +147,9 @@ Judged judgeVerbosity(const Arm& arm, const Criterion& c)
     j.result.criterion = c;
     j.result.measured = measured;
     j.result.required = required;
-    testBound(j.result, ratio, ci, c.threshold, true, prompts,
-        [perPrompt](double confidence) { return medianInterval(perPrompt, confidence); });
+    testBound(
+        j.result, ratio, ci, c.threshold, true, prompts,
+        [perPrompt](double confidence) { return medianInterval(perPrompt, confidence); }, arm.share);
     if (j.result.outcome == Outcome::Pass) {
         j.result.explanation = who + QStringLiteral(" run ") + runs
             + QStringLiteral("; the interval's upper end, %1, is within the allowance of %2.")
