@@ -28,6 +28,8 @@ SnapshotJob LiveSnapshots::take()
         {
             const std::lock_guard handedLock(grown->handedMutex);
             batches.swap(grown->handed);
+            if (grown->untilDecided)
+                grown->run.untilDecided = *std::exchange(grown->untilDecided, std::nullopt);
         }
         // In the order taken, whichever job runs first: every snapshot is a prefix of the run.
         std::vector<RunRecord>& records = grown->run.records;
@@ -36,6 +38,12 @@ SnapshotJob LiveSnapshots::take()
                 records.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));
         return std::make_shared<const RunResult>(grown->run);
     };
+}
+
+void LiveSnapshots::setUntilDecided(nlohmann::json untilDecided)
+{
+    const std::lock_guard lock(m_grown->handedMutex);
+    m_grown->untilDecided = std::move(untilDecided);
 }
 
 void releaseOnWorker(std::shared_ptr<const void> owned)

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace qs::app {
@@ -29,6 +30,9 @@ public:
 
     /// GUI thread: a record finished.
     void add(const RunRecord& record) { m_fresh.push_back(record); }
+    /// GUI thread: the run's until-decided record changed (a look was taken); the next snapshot
+    /// carries it.
+    void setUntilDecided(nlohmann::json untilDecided);
     /// GUI thread, O(records since the last take()): a job for a worker that returns a snapshot
     /// of every record added so far. Jobs may run in any order on any thread; each snapshot
     /// holds at least the records added before its take().
@@ -38,6 +42,7 @@ private:
     struct Grown {
         std::mutex handedMutex; ///< held only to queue or collect batches: the GUI thread never waits long
         std::vector<std::vector<RunRecord>> handed; ///< batches taken, not yet in `run`
+        std::optional<nlohmann::json> untilDecided; ///< set, not yet in `run`
         std::mutex runMutex; ///< held by a job while it grows and copies `run`
         RunResult run;
     };

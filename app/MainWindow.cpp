@@ -17,6 +17,7 @@
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/ServerCharts.h"
+#include "widgets/decision/DecisionView.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
 
@@ -455,7 +456,7 @@ void MainWindow::startRun()
     if (m_runPanel->settings().judgeAfterRun && !m_pendingJudge)
         return;
     const std::shared_ptr<const RunResult> live
-        = m_run->start(m_endpoints->entries(), m_runPanel->settings());
+        = m_run->start(m_endpoints->entries(), m_runPanel->settings(), m_decision->currentProfile());
     if (!live)
         return;
     m_evaluator->invalidate();

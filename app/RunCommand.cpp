@@ -185,10 +185,8 @@ int runRun(const QStringList& args)
             return usage(QStringLiteral("--until-decided draws the prompts itself, round by round: drop "
                                         "--prompts-per-category (cap it with --max-prompts instead)"));
         if (judgeOptions)
-            return usage(
-                QStringLiteral("--until-decided stops on what the run measures, and a judge would grade "
-                               "only after the last round: run without --judge, then quantscope judge "
-                               "the file (the judge criteria are then judged at the run's level)"));
+            err << "note: the judge grades once the last round is saved: its criteria do not steer when the "
+                   "rounds stop, and are read afterwards at the level of the looks the run took\n";
         try {
             profile = loadDecisionProfile(p.value(QStringLiteral("profile")));
         } catch (const ProfileError& e) {

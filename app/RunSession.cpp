@@ -70,6 +70,7 @@ RunSession::RunSession(QObject* parent)
         Q_EMIT message(text, 10000);
     });
     connect(m_controller, &RunController::finished, this, &RunSession::onFinished);
+    connect(m_controller, &RunController::roundFinished, this, &RunSession::onRound);
     connect(m_controller, &RunController::failed, this, [this](const QString& text) {
         m_timer->stop();
         m_live.reset();
@@ -92,8 +93,13 @@ bool RunSession::running() const
 }
 
 std::shared_ptr<const RunResult> RunSession::start(
-    const std::vector<EndpointEntry>& entries, const RunPanelSettings& panel)
+    const std::vector<EndpointEntry>& entries, const RunPanelSettings& panel, const DecisionProfile* profile)
 {
+    if (panel.untilDecided && !profile) {
+        Q_EMIT statusText(
+            QStringLiteral("Until decided needs a decision profile: choose one in the Decision tab."));
+        return nullptr;
+    }
     if (entries.empty()) {
         Q_EMIT statusText(QStringLiteral("Add an endpoint first (two or more to compare)."));
         return nullptr;
@@ -117,6 +123,22 @@ std::shared_ptr<const RunResult> RunSession::start(
         request.endpoints.push_back(std::move(*e));
     }
     request.settings = panel.settings;
+    m_profile.reset();
+    m_rounds = UntilDecided();
+    if (panel.untilDecided) {
+        m_profile = *profile;
+        m_pool = request.suite;
+        // As `run --profile` takes it: a built-in's name, or the file.
+        m_rounds.profile = profile->source.isEmpty() || profile->source.startsWith(QLatin1String("builtin:"))
+            ? profile->id
+            : profile->source;
+        m_rounds.maxPrompts = panel.maxPrompts;
+        m_rounds.budgetMinutes = panel.budgetMinutes;
+        m_rounds.schedule = roundSchedule(m_pool, panel.maxPrompts);
+        request.settings.promptsPerCategory = 0;
+        request.rounds = m_rounds.schedule;
+        request.untilDecided = toJson(m_rounds);
+    }
     const QString dir = runsDirectory();
     if (!QDir().mkpath(dir)) {
         Q_EMIT statusText(QStringLiteral("Cannot create %1 to keep the results in.").arg(dir));
@@ -131,6 +153,7 @@ std::shared_ptr<const RunResult> RunSession::start(
     live->suite = request.suite.raw;
     live->settings = request.settings;
     live->endpoints = request.endpoints;
+    live->untilDecided = request.untilDecided;
     m_live = live;
     m_snapshots = std::make_unique<LiveSnapshots>(*live);
     m_controller->start(std::move(request));
@@ -138,7 +161,59 @@ std::shared_ptr<const RunResult> RunSession::start(
     m_probing = true;
     m_liveDirty = false;
     m_timer->start();
+    m_clock.start();
     return std::make_shared<const RunResult>(*live);
+}
+
+void RunSession::onRound(std::shared_ptr<const RunResult> soFar, int round)
+{
+    if (!m_profile) {
+        m_controller->endRounds(toJson(m_rounds));
+        return;
+    }
+    Q_EMIT statusText(QStringLiteral("Look %1: judging the prompts so far with profile \"%2\"…")
+                          .arg(round)
+                          .arg(m_profile->id));
+    // Off the GUI thread: evaluating a round is the whole evaluation of the run so far.
+    using Judged = std::pair<UntilDecided, RoundVerdict>;
+    auto* watcher = new QFutureWatcher<Judged>(this);
+    connect(watcher, &QFutureWatcher<Judged>::finished, this, [this, watcher] {
+        const Judged judged = watcher->result();
+        watcher->deleteLater();
+        onLook(judged.first, judged.second);
+    });
+    watcher->setFuture(
+        QtConcurrent::run([soFar = std::move(soFar), rounds = m_rounds, profile = *m_profile, pool = m_pool,
+                              round, elapsed = double(m_clock.elapsed())]() mutable {
+            RoundVerdict verdict
+                = judgeRound(*soFar, rounds, profile, pool, 0, round, elapsed, soFar->settings.seed);
+            releaseOnWorker(std::move(soFar));
+            return Judged(std::move(rounds), std::move(verdict));
+        }));
+}
+
+void RunSession::onLook(const UntilDecided& rounds, const RoundVerdict& verdict)
+{
+    if (!m_live || !m_snapshots)
+        return; // the run ended meanwhile (stopped): what it saved says so
+    m_rounds = rounds;
+    const nlohmann::json record = toJson(m_rounds);
+    m_live->untilDecided = record;
+    m_snapshots->setUntilDecided(record);
+    m_liveDirty = true;
+    const DecisionLook& look = m_rounds.looks.back();
+    if (verdict.more) {
+        Q_EMIT statusText(
+            QStringLiteral("Look %1 after %2 distinct prompts: %3 criteria still open; the next "
+                           "round asks more.")
+                .arg(look.look)
+                .arg(look.prompts)
+                .arg(verdict.needs.size()));
+        m_controller->nextRound(record);
+    } else {
+        Q_EMIT statusText(QStringLiteral("Until decided: %1.").arg(m_rounds.stopText));
+        m_controller->endRounds(record);
+    }
 }
 
 void RunSession::stop()
@@ -157,8 +232,18 @@ SnapshotJob RunSession::takeSnapshot()
     return m_snapshots->take();
 }
 
-void RunSession::onFinished(const std::shared_ptr<const RunResult>& shared, const RunStats& stats)
+void RunSession::onFinished(const std::shared_ptr<const RunResult>& given, const RunStats& stats)
 {
+    const std::shared_ptr<const RunResult>& shared = given;
+    std::optional<nlohmann::json> stoppedRounds;
+    if (m_profile && m_rounds.stop == StopReason::Running) {
+        // Stopped by hand: saved saying so (any verdict of it counts every look its schedule
+        // allowed, as one read from the runner's record would).
+        m_rounds.stop = StopReason::Cancelled;
+        m_rounds.stopText = QStringLiteral("stopped by hand after %1 look(s)").arg(m_rounds.looks.size());
+        stoppedRounds = toJson(m_rounds);
+    }
+    m_profile.reset();
     m_timer->stop();
     m_live.reset();
     m_snapshots.reset();
@@ -190,7 +275,13 @@ void RunSession::onFinished(const std::shared_ptr<const RunResult>& shared, cons
             Q_EMIT statusText(summary + QStringLiteral(" — saved to ") + QDir::toNativeSeparators(out));
             Q_EMIT saved(complete, out);
         });
-    watcher->setFuture(QtConcurrent::run([shared, out] { return saveResults(*shared, out); }));
+    watcher->setFuture(QtConcurrent::run([shared, out, stoppedRounds] {
+        if (!stoppedRounds)
+            return saveResults(*shared, out);
+        RunResult patched = *shared; // on the worker: a run of hours is a large copy
+        patched.untilDecided = *stoppedRounds;
+        return saveResults(patched, out);
+    }));
 }
 
 } // namespace qs::app

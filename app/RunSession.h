@@ -3,10 +3,12 @@
 
 #include "app/EndpointSpec.h"
 #include "app/LiveSnapshots.h"
+#include "model/decide/Sequential.h"
 #include "model/run/RunController.h"
 #include "widgets/panels/EndpointEntry.h"
 #include "widgets/panels/RunPanel.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <memory>
 
@@ -27,8 +29,9 @@ public:
     bool running() const;
     /// Starts a run of `entries` with `panel`'s suite and settings. Null (and statusText() or
     /// suiteError() says why) when it cannot start; else a first snapshot of the live result.
-    std::shared_ptr<const RunResult> start(
-        const std::vector<EndpointEntry>& entries, const RunPanelSettings& panel);
+    /// With panel.untilDecided, `profile` judges each round (the first endpoint is the baseline).
+    std::shared_ptr<const RunResult> start(const std::vector<EndpointEntry>& entries,
+        const RunPanelSettings& panel, const DecisionProfile* profile = nullptr);
     /// Cancels the requests in flight; ended() follows with every finished one.
     void stop();
 
@@ -61,6 +64,9 @@ Q_SIGNALS:
 
 private:
     void onFinished(const std::shared_ptr<const RunResult>& shared, const RunStats& stats);
+    /// A round of an until-decided run ended: judge it on a worker, then go on or stop.
+    void onRound(std::shared_ptr<const RunResult> soFar, int round);
+    void onLook(const UntilDecided& rounds, const RoundVerdict& verdict);
 
     RunController* m_controller = nullptr;
     std::unique_ptr<EndpointResolver> m_resolver; ///< keeps the run's simulated servers alive
@@ -70,6 +76,11 @@ private:
     QTimer* m_timer = nullptr;
     bool m_liveDirty = false;
     bool m_probing = false; ///< the run panel says "Probing the endpoints…"
+    // An until-decided run: its profile, the suite its rounds draw from, its looks so far.
+    std::optional<DecisionProfile> m_profile;
+    Suite m_pool;
+    UntilDecided m_rounds;
+    QElapsedTimer m_clock;
 };
 
 /// Where finished runs are saved (and their journals kept while they run).

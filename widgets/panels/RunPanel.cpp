@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/panels/RunPanel.h"
 
+#include "model/decide/Sequential.h"
 #include "model/run/SuiteComposition.h"
 #include "widgets/Theme.h"
 
@@ -142,6 +143,21 @@ QString inForce(const Suite& suite, const RunSettings& s, bool demo)
     return QStringList {compositionText(suiteComposition(drawn, s)), orderText(suite, s), whose}.join(u'\n');
 }
 
+/// The in-force line of a run until decided: its rounds, and what ends it.
+QString roundsText(const Suite& suite, const RunPanelSettings& s)
+{
+    QStringList at;
+    for (int n : roundSchedule(suite, s.maxPrompts))
+        at << QString::number(promptsDrawn(suite, n, s.settings.seed));
+    QString text
+        = QStringLiteral("Until decided by the Decision tab's profile: looks after %1 distinct prompts; "
+                         "stops once every verdict is made")
+              .arg(at.join(QStringLiteral(", ")));
+    if (s.budgetMinutes > 0)
+        text += QStringLiteral(", or before a round would end past %1 min").arg(s.budgetMinutes);
+    return text + u'.';
+}
+
 QSpinBox* spin(int min, int max, const QString& tip)
 {
     auto* s = new QSpinBox;
@@ -251,10 +267,28 @@ RunPanel::RunPanel(QWidget* parent)
         "Grade the answers with an LLM judge once the last request has finished (Run asks which judge). "
         "The judge never runs beside a measured request."));
     pair(3, 0, QStringLiteral("&Judge:"), m_judgeAfter);
+    m_untilDecided = new QCheckBox(QStringLiteral("until decided"));
+    m_untilDecided->setToolTip(QStringLiteral(
+        "Ask prompts in rounds (12, then about 1.5× more each round) and judge them with the Decision tab's "
+        "profile after each; stop once every verdict is made. Each look reads its intervals at a stricter "
+        "level, so looking never spends the stated error (docs/methodology.md §9.8)."));
+    pair(3, 1, QStringLiteral("&Decide:"), m_untilDecided);
+    m_maxPrompts = spin(0, 100000,
+        QStringLiteral("Until decided: start no round that would pass this many "
+                       "distinct prompts in all (0: the whole suite)"));
+    m_maxPrompts->setSpecialValueText(QStringLiteral("whole suite"));
+    m_maxPrompts->setSuffix(QStringLiteral(" prompts"));
+    m_budget = spin(0, 100000,
+        QStringLiteral("Until decided: start no round that would end past this many "
+                       "minutes, at the pace so far (0: no limit)"));
+    m_budget->setSpecialValueText(QStringLiteral("no limit"));
+    m_budget->setSuffix(QStringLiteral(" min"));
+    pair(4, 0, QStringLiteral("L&imit:"), m_maxPrompts);
+    pair(4, 1, QStringLiteral("&Budget:"), m_budget);
     grid->setColumnStretch(4, 1);
     grid->setHorizontalSpacing(10);
-    for (QWidget* w :
-        std::initializer_list<QWidget*> {m_warmup, m_runs, m_prompts, m_maxTokens, m_order, m_concurrency})
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             m_warmup, m_runs, m_prompts, m_maxTokens, m_order, m_concurrency, m_maxPrompts, m_budget})
         w->setFixedWidth(fontMetrics().horizontalAdvance(QStringLiteral("suite default (10)")) + 48);
 
     m_liveArea = new QWidget;
@@ -294,8 +328,12 @@ RunPanel::RunPanel(QWidget* parent)
             if (!m_quiet)
                 m_demoDefaults = false;
         });
-    for (QSpinBox* s : {m_warmup, m_runs, m_prompts, m_maxTokens, m_concurrency})
+    for (QSpinBox* s : {m_warmup, m_runs, m_prompts, m_maxTokens, m_concurrency, m_maxPrompts, m_budget})
         connect(s, &QSpinBox::valueChanged, this, &RunPanel::emitChanged);
+    connect(m_untilDecided, &QCheckBox::toggled, this, [this] {
+        setRunning(m_running); // the rounds draw the prompts: the prompts field gives way to the caps
+        emitChanged();
+    });
     connect(m_order, &QComboBox::currentIndexChanged, this, &RunPanel::emitChanged);
     connect(m_judgeAfter, &QCheckBox::toggled, this, &RunPanel::emitChanged);
     connect(m_run, &QPushButton::clicked, this, &RunPanel::runRequested);
@@ -401,7 +439,8 @@ QString RunPanel::inForceText() const
         return QStringLiteral("Unknown: the suite could not be read (the message above says why). Fix it, "
                               "or choose another suite.");
     const RunPanelSettings s = settings();
-    return inForce(*m_suiteParsed, s.settings, s.demoDefaults);
+    const QString text = inForce(*m_suiteParsed, s.settings, s.demoDefaults);
+    return s.untilDecided ? roundsText(*m_suiteParsed, s) + u'\n' + text : text;
 }
 
 void RunPanel::updateInForce()
@@ -438,6 +477,11 @@ RunPanelSettings RunPanel::settings() const
     s.settings.promptsPerCategory = m_prompts->value();
     s.judgeAfterRun = m_judgeAfter->isChecked();
     s.demoDefaults = m_demoDefaults;
+    s.untilDecided = m_untilDecided->isChecked();
+    s.maxPrompts = m_maxPrompts->value();
+    s.budgetMinutes = m_budget->value();
+    if (s.untilDecided)
+        s.settings.promptsPerCategory = 0; // the rounds draw them
     return s;
 }
 
@@ -454,6 +498,9 @@ void RunPanel::setSettings(const RunPanelSettings& s)
     m_concurrency->setValue(qBound(1, s.settings.concurrency, 64));
     m_prompts->setValue(qBound(0, s.settings.promptsPerCategory, m_prompts->maximum()));
     m_judgeAfter->setChecked(s.judgeAfterRun);
+    m_untilDecided->setChecked(s.untilDecided);
+    m_maxPrompts->setValue(qBound(0, s.maxPrompts, m_maxPrompts->maximum()));
+    m_budget->setValue(qBound(0, s.budgetMinutes, m_budget->maximum()));
     m_demoDefaults = s.demoDefaults;
     updateSpinTexts();
     m_quiet = false;
@@ -472,9 +519,13 @@ void RunPanel::setRunning(bool running)
     m_running = running;
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
-    for (QWidget* w : std::initializer_list<QWidget*> {
-             m_suite, m_warmup, m_runs, m_prompts, m_maxTokens, m_order, m_concurrency, m_judgeAfter})
+    for (QWidget* w : std::initializer_list<QWidget*> {m_suite, m_warmup, m_runs, m_prompts, m_maxTokens,
+             m_order, m_concurrency, m_judgeAfter, m_untilDecided, m_maxPrompts, m_budget})
         w->setEnabled(!running);
+    const bool rounds = m_untilDecided->isChecked();
+    m_prompts->setEnabled(!running && !rounds);
+    m_maxPrompts->setEnabled(!running && rounds);
+    m_budget->setEnabled(!running && rounds);
 }
 
 bool RunPanel::running() const

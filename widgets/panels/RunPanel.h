@@ -31,6 +31,12 @@ struct RunPanelSettings {
     /// choice of the user's: the window swaps them for the suite's own once a real endpoint is
     /// listed. Editing warm-up, runs or prompts in the panel clears it.
     bool demoDefaults = false;
+    /// Run until the verdict is made (`run --until-decided`): rounds of prompts drawn from the
+    /// suite's pools, judged after each by the Decision tab's profile; stop when every verdict is
+    /// made or before a round would pass `maxPrompts` distinct prompts or `budgetMinutes`.
+    bool untilDecided = false;
+    int maxPrompts = 0; ///< 0: the whole suite
+    int budgetMinutes = 0; ///< 0: no limit
 };
 
 /// Starts and follows a run: suite picker (built-ins and "Open suite file…"), warm-up, runs,
@@ -108,6 +114,9 @@ private:
     QSpinBox* m_runs;
     QSpinBox* m_prompts;
     QCheckBox* m_judgeAfter = nullptr;
+    QCheckBox* m_untilDecided = nullptr;
+    QSpinBox* m_maxPrompts = nullptr;
+    QSpinBox* m_budget = nullptr;
     QSpinBox* m_maxTokens;
     QComboBox* m_order;
     QSpinBox* m_concurrency;
