@@ -268,12 +268,12 @@ int runRun(const QStringList& args)
     if (!quiet && untilDecided) {
         QStringList steps;
         for (std::size_t i = 0; i < rounds.schedule.size(); ++i)
-            steps << QStringLiteral("%1 (%2 %)")
+            steps << QStringLiteral("%1 (%2)")
                          .arg(promptsDrawn(pool, rounds.schedule[i], settings.seed))
-                         .arg(100 * (1 - 0.05 * lookShare(int(i + 1))), 0, 'g', 4);
+                         .arg(lookLevelText(int(i + 1)));
         err << "Until decided by profile \"" << profile->id
             << "\" (baseline: " << request.endpoints.front().endpoint.displayName()
-            << "): the first round is planned above; rounds end at " << steps.join(QStringLiteral(", "))
+            << "): the first round is the one planned above; looks after " << steps.join(QStringLiteral(", "))
             << " distinct prompts (each look's interval level in brackets: looking never spends the error)\n";
     }
     err.flush();

@@ -135,9 +135,9 @@ std::vector<Recommendation> recommend(const RunResult& result, const Evaluation&
             for (CriterionResult& r : rec.criteria)
                 if (r.interval)
                     r.explanation += QStringLiteral(
-                        " (Its interval is read at %1 %, not 95 %: this run looked %2 time(s) until decided, "
+                        " (Its interval is read at %1, not 95 %: this run looked %2 time(s) until decided, "
                         "and each look spends only its share of the error.)")
-                                         .arg(100 * (1 - 0.05 * share), 0, 'g', 4)
+                                         .arg(lookLevelText(looks))
                                          .arg(looks);
         applyHolm(rec.criteria, FamilyAlpha * share);
         for (std::size_t i = 0; i < rec.criteria.size(); ++i) {
@@ -259,10 +259,10 @@ QString errorRateStatement(const Recommendation& rec)
                .arg(family)
         + (rec.looks > 0
                 ? QStringLiteral(" The run looked %1 time(s) and stopped when the verdict was made: every "
-                                 "interval is read at %2 % and Holm's at %3 (the share 1/(k(k+1)) of the "
+                                 "interval is read at %2 and Holm's at %3 (the share 1/(k(k+1)) of the "
                                  "k-th look), so these promises hold however the stopping went.")
                       .arg(rec.looks)
-                      .arg(100 * (1 - 0.05 * rec.errorShare), 0, 'g', 4)
+                      .arg(lookLevelText(rec.looks))
                       .arg(FamilyAlpha * rec.errorShare, 0, 'g', 2)
                 : QString());
 }

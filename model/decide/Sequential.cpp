@@ -19,6 +19,11 @@ double lookShare(int look)
     return look <= 0 ? 1.0 : 1.0 / (double(look) * double(look + 1));
 }
 
+QString lookLevelText(int look)
+{
+    return QStringLiteral("%1 %").arg(100 * (1 - 0.05 * lookShare(look)), 0, 'g', 4);
+}
+
 int promptsDrawn(const Suite& suite, int perCategory, quint64 seed)
 {
     return suiteComposition(drawPrompts(suite, perCategory, seed), RunSettings()).prompts;
@@ -372,11 +377,11 @@ QStringList lookLines(const DecisionLook& look)
 {
     QStringList lines;
     for (const LookVerdict& v : look.verdicts) {
-        QString head = QStringLiteral("look %1 after %2 distinct prompts (%3 s; intervals at %4 %)")
+        QString head = QStringLiteral("look %1 after %2 distinct prompts (%3 s; intervals at %4)")
                            .arg(look.look)
                            .arg(look.prompts)
                            .arg(look.elapsedMs / 1000, 0, 'f', 0)
-                           .arg(criteria::number(100 * (1 - 0.05 * look.share)));
+                           .arg(lookLevelText(look.look));
         if (look.verdicts.size() > 1)
             head += QStringLiteral(", ") + v.candidateLabel;
         lines << head + QStringLiteral(": ") + decisionId(v.decision);

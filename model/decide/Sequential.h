@@ -29,6 +29,9 @@ double lookShare(int look);
 /// The first look comes after at least this many distinct prompts (or the whole suite): an
 /// earlier one could rarely decide anything and would spend half the error doing it.
 inline constexpr int FirstLookPrompts = 12;
+/// "97.5 %", "99.17 %": the two-sided level look `look` reads its intervals at (0: "95 %").
+QString lookLevelText(int look);
+
 /// The rounds: how many distinct prompts of each category are drawn in all by the end of each —
 /// at least FirstLookPrompts in all, then about 1.5× more each round, up to the whole suite.
 /// With `maxPrompts` > 0 the rounds stop before the distinct prompts in all would pass it (the

@@ -10,6 +10,7 @@
 #include "tests/app/ScriptedServers.h"
 
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QtTest>
 
@@ -74,6 +75,34 @@ class TestRunRounds : public QObject {
 
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void theRunPanelAsksForRoundsAndSaysWhatTheyWillBe()
+    {
+        RunPanel panel;
+        panel.setSuite(std::make_shared<const Suite>(loadSuite(QStringLiteral("voice-assistant"))));
+        RunPanelSettings s = panel.settings();
+        QVERIFY(!s.untilDecided);
+        s.untilDecided = true;
+        s.maxPrompts = 40;
+        s.budgetMinutes = 30;
+        s.settings.promptsPerCategory = 2; // the rounds draw the prompts: ignored
+        panel.setSettings(s);
+        const RunPanelSettings back = panel.settings();
+        QVERIFY(back.untilDecided);
+        QCOMPARE(back.maxPrompts, 40);
+        QCOMPARE(back.budgetMinutes, 30);
+        QCOMPARE(back.settings.promptsPerCategory, 0);
+        QVERIFY2(panel.inForceText().startsWith(QStringLiteral(
+                     "Until decided by the Decision tab's profile: looks after 12, 24, 36 distinct prompts")),
+            qPrintable(panel.inForceText()));
+        QVERIFY(panel.inForceText().contains(QStringLiteral("past 30 min")));
+        auto* prompts = panel.findChild<QSpinBox*>(QStringLiteral("prompts"));
+        QVERIFY(prompts);
+        QVERIFY(!prompts->isEnabled()); // the rounds draw them
+        s.untilDecided = false;
+        panel.setSettings(s);
+        QVERIFY(prompts->isEnabled());
+    }
 
     void aClearCaseStopsAtTheFirstLook()
     {

@@ -90,6 +90,10 @@ Rounds untilDecided(const Arm& base, const Arm& cand, int prompts, const QString
     Rounds r;
     r.code = run.code;
     r.err = run.err;
+    for (const QString& line : run.err.split(u'\n')) // the looks, for the log
+        if (line.startsWith(QLatin1String("look ")) || line.startsWith(QLatin1String("  ttft"))
+            || line.startsWith(QLatin1String("  answers")) || line.startsWith(QLatin1String("Until decided")))
+            qInfo().noquote() << line;
     QFile f(out);
     if (!f.open(QIODevice::ReadOnly))
         return r;
