@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "model/decide/Sequential.h"
+#include "model/decide/recommend/CriterionText.h"
 #include "model/decide/report/ReportText.h"
 #include "model/decide/report/Sections.h"
 
@@ -7,6 +9,50 @@
 using namespace Qt::StringLiterals;
 
 namespace qs::report {
+
+namespace {
+
+/// An until-decided run: why it stopped, and each criterion's interval at every look — the
+/// narrowing that made (or did not make) the decision.
+void looksOf(Doc& d, const UntilDecided& run, const Recommendation& r)
+{
+    paragraph(d,
+        {bold(u"Run until decided: "_s),
+            plain(run.stopText.isEmpty() ? stopReasonId(run.stop) : run.stopText),
+            plain(u" (profile "_s + run.profile
+                + u"; each look reads its intervals at its own stricter level, "
+                  u"so looking after every round spends no extra error)."_s)});
+    std::vector<Line> header {line(u"Criterion"_s)};
+    for (const DecisionLook& look : run.looks)
+        header.push_back(line(
+            u"Look %1: %2 prompts (%3)"_s.arg(look.look).arg(look.prompts).arg(lookLevelText(look.look))));
+    Block t = table(header, std::vector<bool>(header.size(), false));
+    for (const CriterionResult& c : r.criteria) {
+        std::vector<Line> row {line(c.criterion.title.isEmpty() ? c.criterion.id : c.criterion.title)};
+        bool anyInterval = false;
+        for (const DecisionLook& look : run.looks) {
+            QString cell;
+            for (const LookVerdict& v : look.verdicts)
+                if (v.candidate == r.candidate)
+                    for (const LookCriterion& lc : v.criteria)
+                        if (lc.id == c.criterion.id) {
+                            cell = outcomeId(lc.outcome);
+                            if (lc.estimate && lc.interval) {
+                                anyInterval = true;
+                                cell += u" %1 [%2–%3]"_s.arg(criteria::number(*lc.estimate),
+                                    criteria::number(lc.interval->lo), criteria::number(lc.interval->hi));
+                            }
+                        }
+            row.push_back(line(cell));
+        }
+        if (anyInterval)
+            t.rows.push_back(std::move(row));
+    }
+    if (!t.rows.empty())
+        d.push_back(std::move(t));
+}
+
+} // namespace
 
 void verdictSection(Doc& d, const Context& cx)
 {
@@ -24,6 +70,8 @@ void verdictSection(Doc& d, const Context& cx)
         if (cx.in.recommendations.size() > 1)
             heading(d, 3, r.candidateLabel + u" vs "_s + r.baselineLabel);
         paragraph(d, decisionLine(r));
+        if (const std::optional<UntilDecided> run = untilDecidedOf(cx.run); run && !run->looks.empty())
+            looksOf(d, *run, r);
         Block t = table({line(u"Criterion"_s), line(u"Required"_s), line(u"Measured"_s), line(u"Result"_s)},
             {false, false, false, false});
         std::vector<Line> why;
