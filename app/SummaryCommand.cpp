@@ -57,12 +57,16 @@ nlohmann::json planJson(const RunResult& result, const std::vector<Recommendatio
     for (const Recommendation& rec : recommendations)
         for (const CriterionResult& c : rec.criteria) {
             const bool open = c.outcome == CriterionResult::Outcome::Inconclusive;
-            const int n = open ? promptsToDecide(c, rec.looks, promptsAt).value_or(0) : 0; // 0: none would
+            const int n = promptsToDecide(c, rec.looks, promptsAt).value_or(0); // 0: none would
             QString text = QStringLiteral("%1%2: %3")
                                .arg(recommendations.size() > 1 ? rec.candidateLabel + QStringLiteral(" · ")
                                                                : QString(),
                                    c.criterion.id, outcomeId(c.outcome));
-            if (open)
+            if (!open && n > 0)
+                text += QStringLiteral(
+                    "; an until-decided run would decide it after roughly %1 distinct prompts")
+                            .arg(n);
+            else if (open)
                 text += n > 0 ? QStringLiteral(", roughly %1 distinct prompts (%2 now)").arg(n).arg(c.prompts)
                     : c.estimate && c.prompts > 0
                     ? QStringLiteral(", not within the suite's %1 prompts at this estimate")
@@ -73,8 +77,7 @@ nlohmann::json planJson(const RunResult& result, const std::vector<Recommendatio
                 needed = n;
             rows.push_back({{"candidate", rec.candidate}, {"id", c.criterion.id.toStdString()},
                 {"outcome", outcomeId(c.outcome).toStdString()}, {"prompts_now", c.prompts},
-                {"prompts_needed", needed},
-                {"text", text.toStdString()}});
+                {"prompts_needed", needed}, {"text", text.toStdString()}});
         }
     return {{"suite", pool.id.toStdString()}, {"looks_at_prompts", promptsAt}, {"criteria", std::move(rows)},
         {"schedule_text",

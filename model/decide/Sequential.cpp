@@ -280,7 +280,7 @@ bool worthAnotherRound(const std::vector<Recommendation>& recommendations, bool*
 
 std::optional<int> promptsToDecide(const CriterionResult& r, int look, const std::vector<int>& promptsAt)
 {
-    if (r.outcome != Outcome::Inconclusive || !r.estimate || !r.interval || !r.limit || r.prompts <= 0)
+    if (r.outcome == Outcome::NotMeasured || !r.estimate || !r.interval || !r.limit || r.prompts <= 0)
         return std::nullopt;
     const double e = *r.estimate;
     const double distance = std::fabs(*r.limit - e);
@@ -291,8 +291,8 @@ std::optional<int> promptsToDecide(const CriterionResult& r, int look, const std
     const double zNow = normalQuantile(1 - 0.025 * lookShare(look));
     for (std::size_t j = 0; j < promptsAt.size(); ++j) {
         const int n = promptsAt[j];
-        if (n <= r.prompts || int(j + 1) <= look)
-            continue;
+        if (int(j + 1) <= look)
+            continue; // a look already taken
         const double zThen = normalQuantile(1 - 0.025 * lookShare(int(j + 1)));
         if (half * std::sqrt(double(r.prompts) / n) * zThen / zNow < distance)
             return n;

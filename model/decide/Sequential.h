@@ -108,9 +108,11 @@ DecisionLook lookOf(const std::vector<Recommendation>& recommendations, int look
 /// rest would show), or a critical guardrail makes the comparison unfair (`unfair` is then set).
 bool worthAnotherRound(const std::vector<Recommendation>& recommendations, bool* unfair = nullptr);
 
-/// The planner: roughly how many distinct prompts in all an open criterion needs before a look
-/// of `schedule` decides it, projecting its interval's half-widths (∝ 1/√prompts) and each look's
-/// stricter level; nullopt when no scheduled look would (or the estimate sits on the limit).
+/// The planner: roughly how many distinct prompts in all a criterion decided on an interval needs
+/// before a scheduled look decides it, projecting its interval's half-width (∝ 1/√prompts, from
+/// the pilot's own scatter) and each look's stricter level — for an open one, and for one a pilot
+/// decided at 95 % (an until-decided run reads stricter levels); nullopt when no scheduled look
+/// would (or the estimate sits on the limit).
 /// `look` is the look `result` was judged at (0: a run of a fixed size, e.g. a pilot).
 /// `promptsAt` holds the distinct prompts in all at each scheduled look.
 std::optional<int> promptsToDecide(

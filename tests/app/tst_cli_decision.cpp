@@ -40,6 +40,33 @@ class TestCliDecision : public QObject {
     }
 
 private slots:
+    void aPilotFilePlansAnUntilDecidedRun()
+    {
+        const CliRun r = runCli({QStringLiteral("summary"), scenario("fair-switch"), QStringLiteral("--json"),
+            QStringLiteral("--profile"), QStringLiteral("voice-assistant"), QStringLiteral("--plan")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject plan
+            = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("plan")).toObject();
+        QCOMPARE(plan.value(QStringLiteral("suite")).toString(), QStringLiteral("voice-assistant"));
+        const QJsonArray at = plan.value(QStringLiteral("looks_at_prompts")).toArray();
+        QVERIFY(at.size() >= 4);
+        QCOMPARE(at.first().toInt(), 12);
+        bool ttft = false;
+        for (const auto& v : plan.value(QStringLiteral("criteria")).toArray()) {
+            const QJsonObject c = v.toObject();
+            if (c.value(QStringLiteral("id")).toString() != u"ttft_not_worse")
+                continue;
+            ttft = true;
+            // A clear pass in the pilot: the first look would already decide it.
+            QCOMPARE(c.value(QStringLiteral("prompts_needed")).toInt(), 12);
+        }
+        QVERIFY(ttft);
+        const CliRun bare
+            = runCli({QStringLiteral("summary"), scenario("fair-switch"), QStringLiteral("--plan")});
+        QCOMPARE(bare.code, 2);
+        QVERIFY(bare.err.contains(QStringLiteral("give --profile too")));
+    }
+
     void theFairSwitchSwitches()
     {
         const QJsonObject rec = recommendation("fair-switch");

@@ -166,7 +166,15 @@ TEST(Sequential, ThePlannerProjectsTheIntervalOverTheScheduledLooks)
     r.estimate = 1.0;
     r.interval = Interval {0.5, 1.5}; // far too wide for the suite
     EXPECT_FALSE(promptsToDecide(r, 0, at));
-    r.outcome = Outcome::Pass; // decided: nothing to plan
+    // A pilot's pass at 95 %: the first look's 97.5 % may need more prompts, never fewer here.
+    r.outcome = Outcome::Pass;
+    r.interval = Interval {0.95, 1.05};
+    const auto pass = promptsToDecide(r, 0, at);
+    ASSERT_TRUE(pass);
+    EXPECT_EQ(*pass, 12);
+    // Judged at the second look already: only later looks are left.
+    EXPECT_EQ(promptsToDecide(r, 2, at).value_or(0), 27);
+    r.outcome = Outcome::NotMeasured;
     EXPECT_FALSE(promptsToDecide(r, 0, at));
 }
 
