@@ -5,6 +5,7 @@
 // the decision's name. Free functions over values, testable without a widget.
 
 #include "model/decide/Recommendation.h"
+#include "model/decide/Sequential.h"
 #include "widgets/Theme.h"
 
 #include <QColor>
@@ -38,5 +39,20 @@ struct OutcomeColors {
 };
 OutcomeColors outcomeColors(ShownOutcome outcome, Theme theme);
 OutcomeColors decisionColors(Recommendation::Decision decision, Theme theme);
+/// The strong colour of an outcome, for a mark drawn on the base colour (an interval's outline
+/// in the looks chart): green, red, amber, grey; Open reads as inconclusive.
+QColor outcomeAccent(ShownOutcome outcome, Theme theme);
+
+/// recommend()'s outcome as a row shows it once the comparison exists (never Open): what an
+/// until-decided run's look recorded.
+ShownOutcome shownOutcome(CriterionResult::Outcome outcome);
+
+/// The line under the banner for an until-decided run (model/decide/Sequential.h), e.g.
+/// "Decided after 36 distinct prompts (look 3 of an until-decided run; intervals read at 99.58 %)",
+/// "Undecided after 36 distinct prompts: the next round would pass --max-prompts 40", or, while
+/// `live`, "Until decided: look 2 after 18 distinct prompts — running".
+QString untilDecidedLine(const UntilDecided& run, bool live);
+/// "99.58": the level (in %) a look's intervals are read at, 1 − 0.05·share, as the report words it.
+QString lookLevelText(double share);
 
 } // namespace qs

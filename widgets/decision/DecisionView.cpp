@@ -2,23 +2,27 @@
 #include "widgets/decision/DecisionView.h"
 
 #include "widgets/ViewParts.h"
+#include "widgets/decision/LooksChart.h"
 #include "widgets/responses/ResponseFormatting.h"
 #include "widgets/responses/SafeTextView.h"
 
 #include <QApplication>
 #include <QComboBox>
+#include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QThreadPool>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace qs {
 
@@ -26,6 +30,35 @@ namespace {
 
 // From this many records on, the verdict is computed on a worker thread.
 constexpr std::size_t largeRun = 20000;
+
+/// A scroll area as tall as the looks need and no taller: the splitter gives the rest to the
+/// table above and the list below. Many criteria make the looks taller than their share, and then
+/// they scroll; but never less than the legend and one whole line of plots shows.
+class LooksArea : public QScrollArea {
+public:
+    explicit LooksArea(LooksChart* chart, QWidget* parent)
+        : QScrollArea(parent)
+        , m_chart(chart)
+    {
+        setWidget(chart);
+    }
+    void fit()
+    {
+        const int width = this->width() - 2 * frameWidth();
+        setMinimumHeight(m_chart->heightForLines(width, 1) + 2 * frameWidth());
+        setMaximumHeight(std::max(minimumHeight(), m_chart->heightForWidth(width) + 2 * frameWidth()));
+    }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QScrollArea::resizeEvent(event);
+        fit();
+    }
+
+private:
+    LooksChart* m_chart;
+};
 
 } // namespace
 
@@ -35,6 +68,16 @@ QString profileTitle(const DecisionProfile& p, bool builtin)
 {
     const QString name = p.name.isEmpty() ? p.id : p.name;
     return builtin ? name + QStringLiteral(" (built-in)") : name + QStringLiteral(" (file)");
+}
+
+/// Whether an until-decided run's profile (as `run --profile` took it: a built-in's name or a
+/// file) is `p`. A file is matched by its name: the run may have been started elsewhere.
+bool isProfile(const QString& runProfile, const DecisionProfile& p)
+{
+    if (runProfile == p.id || runProfile == p.source || QStringLiteral("builtin:") + runProfile == p.source)
+        return true;
+    return !p.source.startsWith(QLatin1String("builtin:"))
+        && QFileInfo(runProfile).fileName() == QFileInfo(p.source).fileName();
 }
 
 QString criterionTip(const Criterion& c)
@@ -115,6 +158,11 @@ DecisionView::DecisionView(QWidget* parent)
     bannerLayout->addLayout(top);
     bannerLayout->addWidget(m_headline);
 
+    // An until-decided run: when and why it stopped, right under the verdict it explains.
+    m_looksLine = plainLabel(this, QStringLiteral("looksLine"));
+    m_looksLine->setFont(bold);
+    m_looksLine->hide();
+
     m_caveats = plainLabel(this, QStringLiteral("caveats"));
     // What the verdict promises (its error rates), stated where it is read.
     m_errorRates = plainLabel(this, QStringLiteral("errorRates"));
@@ -144,12 +192,24 @@ DecisionView::DecisionView(QWidget* parent)
     changeLayout->addWidget(m_changeTitle);
     changeLayout->addWidget(m_change, 1);
 
+    // The looks go under the table (the verdict first, then how it was reached), scrolling when
+    // many criteria need more lines of plots than the pane holds.
+    m_looksChart = new LooksChart;
+    m_looksArea = new LooksArea(m_looksChart, this);
+    m_looksArea->setObjectName(QStringLiteral("looksArea"));
+    m_looksArea->setWidgetResizable(true);
+    m_looksArea->setFrameShape(QFrame::NoFrame);
+    m_looksArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_looksArea->hide();
+
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
+    splitter->addWidget(m_looksArea);
     splitter->addWidget(changeBox);
     splitter->setChildrenCollapsible(false);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 2);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
@@ -157,6 +217,7 @@ DecisionView::DecisionView(QWidget* parent)
     layout->addWidget(m_description);
     layout->addWidget(m_statusLabel);
     layout->addWidget(m_banner);
+    layout->addWidget(m_looksLine);
     layout->addWidget(m_errorRates);
     layout->addWidget(m_caveats);
     layout->addWidget(splitter, 1);
@@ -187,8 +248,12 @@ void DecisionView::setData(const DashboardData& dashboard)
     // The same run, not evaluated yet (a live refresh ahead of its evaluation): keep the verdict
     // shown rather than flicker. A new run or file starts afresh.
     const bool sameRun = m_data.result == dashboard.result || (m_data.live && dashboard.live);
-    if (!dashboard.isEmpty() && !dashboard.evaluation && m_data.evaluation && sameRun)
+    // The looks come with the run, not its evaluation: a round's new look shows at once.
+    m_untilDecided = dashboard.isEmpty() ? std::nullopt : untilDecidedOf(*dashboard.result);
+    if (!dashboard.isEmpty() && !dashboard.evaluation && m_data.evaluation && sameRun) {
+        showLooks();
         return;
+    }
     m_data = dashboard;
     if (!m_profileChosen) {
         const int wanted = profileIndex(defaultProfileName());
@@ -199,6 +264,7 @@ void DecisionView::setData(const DashboardData& dashboard)
     }
     syncCandidateBox();
     recompute();
+    showLooks(); // a large run's verdict comes from a worker: the looks need not wait for it
 }
 
 void DecisionView::setTheme(Theme theme)
@@ -217,6 +283,7 @@ void DecisionView::setTheme(Theme theme)
             .arg(c.criticalBackground.name(), c.text.name(), c.criticalAccent.name()));
     styleBanner();
     fillTable(recommendation());
+    m_looksChart->setTheme(theme);
 }
 
 void DecisionView::addProfile(const DecisionProfile& profile)
@@ -323,6 +390,11 @@ QString DecisionView::provisionalText() const
 QString DecisionView::statusText() const
 {
     return m_status;
+}
+
+QString DecisionView::looksText() const
+{
+    return m_looksLine->isHidden() ? QString() : m_looksLine->text();
 }
 
 int DecisionView::profileIndex(const QString& idOrSource) const
@@ -491,6 +563,42 @@ void DecisionView::showRecommendation(const Recommendation* rec)
         m_change->setUntrustedPlainText(text);
     m_changeTitle->setText(change.isEmpty() ? QStringLiteral("What would change it: nothing left to decide")
                                             : QStringLiteral("What would change it"));
+    showLooks();
+}
+
+void DecisionView::showLooks()
+{
+    if (!m_untilDecided) {
+        m_looksLine->hide();
+        m_looksArea->hide();
+        m_looksChart->clear();
+        return;
+    }
+    m_looksLine->setText(untilDecidedLine(*m_untilDecided, m_data.live));
+    m_looksLine->show();
+    // The candidate shown; before the first verdict (no evaluation yet), the first the looks judged.
+    int candidate = m_candidate;
+    const std::vector<DecisionLook>& looks = m_untilDecided->looks;
+    const bool judged = std::any_of(looks.begin(), looks.end(), [candidate](const DecisionLook& l) {
+        return std::any_of(l.verdicts.begin(), l.verdicts.end(),
+            [candidate](const LookVerdict& v) { return v.candidate == candidate; });
+    });
+    if (!judged && !looks.empty() && !looks.back().verdicts.empty())
+        candidate = looks.back().verdicts.front().candidate;
+    // The profile shown names the criteria; the looks were judged with the run's, and share its ids.
+    QHash<QString, QString> titles;
+    QString note;
+    if (const DecisionProfile* profile = currentProfile()) {
+        for (const Criterion& c : profile->criteria)
+            if (!c.title.isEmpty())
+                titles.insert(c.id, c.title);
+        if (!m_untilDecided->profile.isEmpty() && !isProfile(m_untilDecided->profile, *profile))
+            note = QStringLiteral("the looks were judged with profile %1, the table with %2")
+                       .arg(m_untilDecided->profile, profile->id);
+    }
+    m_looksChart->setLooks(*m_untilDecided, candidate, titles, note);
+    static_cast<LooksArea*>(m_looksArea)->fit();
+    m_looksArea->setVisible(!m_looksChart->isEmpty());
 }
 
 void DecisionView::fillTable(const Recommendation* rec)

@@ -2,20 +2,24 @@
 #pragma once
 
 #include "model/decide/Recommendation.h"
+#include "model/decide/Sequential.h"
 #include "widgets/DashboardView.h"
 #include "widgets/decision/DecisionText.h"
 
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 class QComboBox;
 class QFrame;
 class QLabel;
 class QPushButton;
+class QScrollArea;
 class QTableWidget;
 
 namespace qs {
 
+class LooksChart;
 class SafeTextView;
 
 /// The decision, on screen: pick a decision profile (the built-ins and any the app added) and,
@@ -26,6 +30,11 @@ class SafeTextView;
 /// `quantscope report` for the same file and profile: both call recommend() on the evaluation
 /// with its paired comparison. Until that comparison exists, criteria that need it read "open";
 /// during a run the whole verdict is marked provisional.
+///
+/// A run made with `quantscope run --until-decided` (RunResult::untilDecided) also shows, under
+/// the banner, when it stopped and why ("Decided after 36 distinct prompts (look 3 …)") and, under
+/// the table, its looks: each criterion's interval at each look, narrowing until it was decided
+/// (LooksChart). Both follow a live run look by look; an ordinary run shows neither.
 ///
 /// The view opens no files: "Open profile…" emits openProfileRequested(), and the app answers
 /// with addProfile() (loadDecisionProfileFile() on the path the user chose).
@@ -65,6 +74,10 @@ public:
     QTableWidget* criteriaTable() const { return m_table; }
     QComboBox* profileBox() const { return m_profileBox; }
     QComboBox* candidateBox() const { return m_candidateBox; }
+    /// An until-decided run's line under the banner (untilDecidedLine()); empty for an ordinary run.
+    QString looksText() const;
+    /// The looks of an until-decided run for the candidate shown; hidden for an ordinary run.
+    LooksChart* looksChart() const { return m_looksChart; }
 
     /// The outcome comes right after the title: it is what a reader scans for.
     enum Column { CriterionColumn, OutcomeColumn, RequiredColumn, MeasuredColumn, WhyColumn, ColumnCount };
@@ -84,6 +97,8 @@ private:
     void showRecommendation(const Recommendation* rec);
     void fillTable(const Recommendation* rec);
     void styleBanner();
+    /// The until-decided line and chart for m_untilDecided, the candidate and profile shown.
+    void showLooks();
     int profileIndex(const QString& idOrSource) const;
     QString defaultProfileName() const;
 
@@ -100,6 +115,8 @@ private:
     bool m_syncing = false;
     /// recompute()'s latest request: a worker's answer to an older one is dropped.
     quint64 m_ticket = 0;
+    /// The shown run's record of an until-decided run; read again on every setData (a few looks).
+    std::optional<UntilDecided> m_untilDecided;
 
     QComboBox* m_profileBox;
     QPushButton* m_openButton;
@@ -112,8 +129,11 @@ private:
     QLabel* m_provisional;
     QLabel* m_headline;
     QLabel* m_caveats;
+    QLabel* m_looksLine;
     QLabel* m_errorRates;
     QTableWidget* m_table;
+    QScrollArea* m_looksArea;
+    LooksChart* m_looksChart;
     QLabel* m_changeTitle;
     SafeTextView* m_change;
 };
