@@ -333,6 +333,15 @@ void MainWindow::onOpened(
     m_evaluator->setBaseline(m_evaluator->baselineFor(*result));
     offerBaselines(*result);
     m_feeder->setNextSources(paths);
+    // A run until decided was judged by a profile file: offer it in the Decision tab, which
+    // follows a run's own profile (a built-in one it knows already).
+    if (const auto rounds = untilDecidedOf(*result); rounds && QFileInfo(rounds->profile).isFile()) {
+        try {
+            m_decision->addProfile(loadDecisionProfileFile(rounds->profile));
+        } catch (const ProfileError&) {
+            // Moved or changed since: the tab says which profile the looks were judged with.
+        }
+    }
     QString message = QStringLiteral("Opened %1 (%2 records)")
                           .arg(paths.join(QStringLiteral(", ")))
                           .arg(result->records.size());

@@ -4,6 +4,7 @@
 #include "model/decide/Sequential.h"
 #include "model/decide/recommend/Arm.h"
 #include "model/decide/recommend/Criteria.h"
+#include "model/decide/recommend/CriterionText.h"
 
 #include <algorithm>
 
@@ -133,12 +134,17 @@ std::vector<Recommendation> recommend(const RunResult& result, const Evaluation&
         }
         if (looks > 0)
             for (CriterionResult& r : rec.criteria)
-                if (r.interval)
+                if (r.interval) {
+                    // The measured text quotes the 95 % interval; the decision read this one.
+                    r.measured += QStringLiteral("; at %1: [%2–%3]")
+                                      .arg(lookLevelText(looks), criteria::number(r.interval->lo),
+                                          criteria::number(r.interval->hi));
                     r.explanation += QStringLiteral(
                         " (Its interval is read at %1, not 95 %: this run looked %2 time(s) until decided, "
                         "and each look spends only its share of the error.)")
                                          .arg(lookLevelText(looks))
                                          .arg(looks);
+                }
         applyHolm(rec.criteria, FamilyAlpha * share);
         for (std::size_t i = 0; i < rec.criteria.size(); ++i) {
             CriterionResult& r = rec.criteria[i];
@@ -258,9 +264,9 @@ QString errorRateStatement(const Recommendation& rec)
                .arg(FamilyAlpha * 100, 0, 'g', 3)
                .arg(family)
         + (rec.looks > 0
-                ? QStringLiteral(" The run looked %1 time(s) and stopped when the verdict was made: every "
-                                 "interval is read at %2 and Holm's at %3 (the share 1/(k(k+1)) of the "
-                                 "k-th look), so these promises hold however the stopping went.")
+                ? QStringLiteral(" The run looked %1 time(s), and when to stop was decided on what the looks "
+                                 "showed: every interval is read at %2 and Holm's at %3 (the share "
+                                 "1/(k(k+1)) of the k-th look), so these promises hold however it stopped.")
                       .arg(rec.looks)
                       .arg(lookLevelText(rec.looks))
                       .arg(FamilyAlpha * rec.errorShare, 0, 'g', 2)

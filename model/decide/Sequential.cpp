@@ -140,7 +140,8 @@ json toJson(const DecisionLook& look)
         json criteria = json::array();
         for (const LookCriterion& c : v.criteria)
             criteria.push_back(toJson(c));
-        verdicts.push_back({{"candidate", v.candidate}, {"candidate_label", v.candidateLabel.toStdString()},
+        verdicts.push_back({{"baseline", v.baseline}, {"candidate", v.candidate},
+            {"candidate_label", v.candidateLabel.toStdString()},
             {"decision", decisionId(v.decision).toStdString()}, {"criteria", std::move(criteria)}});
     }
     return {{"look", look.look}, {"prompts", look.prompts}, {"prompts_per_category", look.perCategory},
@@ -162,6 +163,7 @@ DecisionLook lookFromJson(const json& j)
         if (!v.is_object())
             continue;
         LookVerdict verdict;
+        verdict.baseline = integer(v, "baseline");
         verdict.candidate = integer(v, "candidate");
         verdict.candidateLabel = text(v, "candidate_label");
         verdict.decision = decisionFromId(text(v, "decision").toStdString()).value_or(verdict.decision);
@@ -249,6 +251,7 @@ DecisionLook lookOf(const std::vector<Recommendation>& recommendations, int look
     l.share = lookShare(look);
     for (const Recommendation& rec : recommendations) {
         LookVerdict v;
+        v.baseline = rec.baseline;
         v.candidate = rec.candidate;
         v.candidateLabel = rec.candidateLabel;
         v.decision = rec.decision;

@@ -52,6 +52,7 @@ struct LookCriterion {
 };
 /// One candidate's verdict at one look.
 struct LookVerdict {
+    int baseline = 0; ///< the endpoint it was judged against (the run's first)
     int candidate = 1;
     QString candidateLabel;
     Recommendation::Decision decision = Recommendation::Decision::Inconclusive;

@@ -195,6 +195,18 @@ private Q_SLOTS:
             view.looksText().startsWith(u"Until decided: look 2 after 24 distinct prompts — the run ended"));
     }
 
+    void anotherBaselineHasNoLooksToShow()
+    {
+        // The looks judged the run's first endpoint as the baseline; with the other one picked,
+        // drawing them under its verdict would mislead.
+        DecisionView view;
+        view.setData(prepareDashboard(withLooks(untilDecided(3, StopReason::Decided, kDecided)), 1));
+        QVERIFY(view.looksChart()->isEmpty());
+        QVERIFY(view.findChild<QScrollArea*>(QStringLiteral("looksArea"))->isHidden());
+        QVERIFY2(view.looksText().contains(QStringLiteral("its looks were judged against")),
+            qPrintable(view.looksText()));
+    }
+
     void ordinaryRunShowsNeither()
     {
         DecisionView view;

@@ -410,6 +410,13 @@ int DecisionView::profileIndex(const QString& idOrSource) const
 
 QString DecisionView::defaultProfileName() const
 {
+    // A run until decided was judged by its own profile: its verdict is that profile's, when known.
+    if (m_untilDecided && !m_untilDecided->profile.isEmpty()) {
+        const QString& p = m_untilDecided->profile;
+        for (const QString& name : {QString(QStringLiteral("builtin:") + p), p})
+            if (profileIndex(name) >= 0)
+                return name;
+    }
     // As `quantscope report` chooses when no --profile is given.
     const nlohmann::json* suite = m_data.result ? &m_data.result->suite : nullptr;
     const bool throughput = suite && suite->is_object() && suite->value("id", std::string()) == "throughput";
@@ -576,9 +583,21 @@ void DecisionView::showLooks()
     }
     m_looksLine->setText(untilDecidedLine(*m_untilDecided, m_data.live));
     m_looksLine->show();
+    // The looks judged the run's baseline; another one picked in the toolbar has none to show.
+    UntilDecided shown = *m_untilDecided;
+    const int baseline = m_data.evaluation ? m_data.evaluation->baseline : -1;
+    QString judgedAgainst;
+    for (DecisionLook& look : shown.looks) {
+        for (const LookVerdict& v : look.verdicts)
+            if (baseline >= 0 && v.baseline != baseline && m_data.result
+                && v.baseline < int(m_data.result->endpoints.size()))
+                judgedAgainst = m_data.result->endpoints[std::size_t(v.baseline)].endpoint.displayName();
+        std::erase_if(look.verdicts,
+            [baseline](const LookVerdict& v) { return baseline >= 0 && v.baseline != baseline; });
+    }
     // The candidate shown; before the first verdict (no evaluation yet), the first the looks judged.
     int candidate = m_candidate;
-    const std::vector<DecisionLook>& looks = m_untilDecided->looks;
+    const std::vector<DecisionLook>& looks = shown.looks;
     const bool judged = std::any_of(looks.begin(), looks.end(), [candidate](const DecisionLook& l) {
         return std::any_of(l.verdicts.begin(), l.verdicts.end(),
             [candidate](const LookVerdict& v) { return v.candidate == candidate; });
@@ -596,7 +615,15 @@ void DecisionView::showLooks()
             note = QStringLiteral("the looks were judged with profile %1, the table with %2")
                        .arg(m_untilDecided->profile, profile->id);
     }
-    m_looksChart->setLooks(*m_untilDecided, candidate, titles, note);
+    if (!judgedAgainst.isEmpty())
+        note = QStringLiteral("the looks were judged against %1, the baseline of the run").arg(judgedAgainst);
+    m_looksChart->setLooks(shown, candidate, titles, note);
+    if (m_looksChart->isEmpty() && !judgedAgainst.isEmpty())
+        m_looksLine->setText(m_looksLine->text()
+            + QStringLiteral(
+                " — its looks were judged against %1, the run's baseline: pick it as the baseline to "
+                "see them")
+                  .arg(judgedAgainst));
     static_cast<LooksArea*>(m_looksArea)->fit();
     m_looksArea->setVisible(!m_looksChart->isEmpty());
 }
