@@ -322,9 +322,11 @@ RoundVerdict judgeRound(const RunResult& soFar, UntilDecided& run, const Decisio
             if (c.outcome != Outcome::Inconclusive)
                 continue;
             const std::optional<int> n = promptsToDecide(c, round, promptsAt);
-            QString need = n ? QStringLiteral("roughly %1 distinct prompts").arg(*n)
-                             : QStringLiteral("more prompts than the suite's %1, or a figure off its limit")
-                                   .arg(promptsAt.empty() ? 0 : promptsAt.back());
+            QString need = n
+                ? QStringLiteral("roughly %1 distinct prompts").arg(*n)
+                : QStringLiteral("more than the %1 distinct prompts this run may ask (at this estimate; "
+                                 "one on its limit never settles)")
+                      .arg(promptsAt.empty() ? 0 : promptsAt.back());
             v.needs << (v.recommendations.size() > 1 ? rec.candidateLabel + QStringLiteral(" · ") : QString())
                     + c.criterion.id + QStringLiteral(": ") + need;
         }
