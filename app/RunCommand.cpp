@@ -234,6 +234,9 @@ int runRun(const QStringList& args)
     }
     if (const QString problem = markReference(p, specs, request); !problem.isEmpty())
         return usage(problem);
+    if (untilDecided && request.endpoints.size() < 2)
+        return usage(QStringLiteral("--until-decided compares a candidate with a baseline: give at least two "
+                                    "endpoints (the first is the baseline)"));
 
     const QString outPath = p.value(QStringLiteral("out"));
     if (const QString problem = outPathProblem(outPath); !problem.isEmpty())

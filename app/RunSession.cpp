@@ -95,6 +95,11 @@ bool RunSession::running() const
 std::shared_ptr<const RunResult> RunSession::start(
     const std::vector<EndpointEntry>& entries, const RunPanelSettings& panel, const DecisionProfile* profile)
 {
+    if (panel.untilDecided && entries.size() < 2) {
+        Q_EMIT statusText(
+            QStringLiteral("Until decided compares a candidate with a baseline: add a second endpoint."));
+        return nullptr;
+    }
     if (panel.untilDecided && !profile) {
         Q_EMIT statusText(
             QStringLiteral("Until decided needs a decision profile: choose one in the Decision tab."));

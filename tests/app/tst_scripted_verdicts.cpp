@@ -194,6 +194,48 @@ private slots:
         QCOMPARE(r.recommendation.value("looks", 0), 2);
     }
 
+    void untilDecidedRefusesWhatItCannotDo()
+    {
+        QTemporaryDir dir;
+        const QString suite = writeSuite(dir, 20);
+        const QString out = dir.filePath(QStringLiteral("r.json"));
+        const QStringList two {QStringLiteral("--endpoint"), QStringLiteral("name=A,url=http://127.0.0.1:9"),
+            QStringLiteral("--endpoint"), QStringLiteral("name=B,url=http://127.0.0.1:9")};
+        const auto run = [&](const QStringList& more) {
+            return runCli(QStringList {QStringLiteral("run"), QStringLiteral("--suite"), suite,
+                              QStringLiteral("--out"), out}
+                + more);
+        };
+        const struct {
+            QStringList args;
+            const char* says;
+        } cases[] = {
+            {two + QStringList {QStringLiteral("--until-decided")}, "needs --profile"},
+            {two + QStringList {QStringLiteral("--max-prompts"), QStringLiteral("20")},
+                "belongs to --until-decided"},
+            {two
+                    + QStringList {QStringLiteral("--until-decided"), QStringLiteral("--profile"),
+                        QStringLiteral("voice-assistant"), QStringLiteral("--prompts-per-category"),
+                        QStringLiteral("2")},
+                "drop --prompts-per-category"},
+            {QStringList {QStringLiteral("--endpoint"), QStringLiteral("url=http://127.0.0.1:9"),
+                 QStringLiteral("--until-decided"), QStringLiteral("--profile"),
+                 QStringLiteral("voice-assistant")},
+                "at least two endpoints"},
+            {two
+                    + QStringList {QStringLiteral("--until-decided"), QStringLiteral("--profile"),
+                        QStringLiteral("voice-assistant"), QStringLiteral("--budget-minutes"),
+                        QStringLiteral("0")},
+                "--budget-minutes must be"},
+        };
+        for (const auto& c : cases) {
+            const CliRun r = run(c.args);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains(QString::fromLatin1(c.says)), qPrintable(r.err));
+        }
+        QVERIFY(!QFile::exists(out));
+    }
+
     void oneOfThreePromptsAlwaysWrongIsInconclusive()
     {
         Arm wrong {1, 0, 6};
