@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The headless `quantscope screenshot` command on the fixture: every view the dashboard lists, at
+// its size and scale, not blank; an unknown view, a missing file, a bad scale and an unknown
+// baseline refused.
+#include "app/DashboardViews.h"
+#include "tests/app/CliSupport.h"
+#include "tests/app/GuiTestSupport.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace qs;
+using qs::test::fixture;
+
+namespace {
+
+using Cli = qs::test::CliRun;
+
+Cli runCli(const QStringList& args)
+{
+    return qs::test::runCli(args, 120000);
+}
+
+} // namespace
+
+class TestGuiScreenshot : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() { QSettings().clear(); }
+    void cleanup() { qs::test::closeMessageBoxes(); }
+
+    void screenshotCommandRendersEveryView()
+    {
+        const Cli list = runCli({QStringLiteral("screenshot"), QStringLiteral("--list-views")});
+        QCOMPARE(list.code, 0);
+        QStringList expected;
+        for (const app::ViewInfo& v : app::dashboardViews())
+            expected << v.name;
+        QCOMPARE(list.out.split(u'\n', Qt::SkipEmptyParts), expected);
+
+        QTemporaryDir dir;
+        for (const app::ViewInfo& v : app::dashboardViews()) {
+            const int scale = v.name == u"window" ? 1 : 2;
+            const QString out = dir.filePath(v.name + QStringLiteral(".png"));
+            const Cli r = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"), v.name,
+                QStringLiteral("--out"), out, QStringLiteral("--scale"), QString::number(scale),
+                QStringLiteral("--theme"),
+                v.name == u"quality" ? QStringLiteral("dark") : QStringLiteral("light")});
+            QVERIFY2(r.code == 0, qPrintable(v.name + QStringLiteral(": ") + r.err));
+            const QImage image(out);
+            QCOMPARE(image.size(), v.size * scale);
+            // Not a blank canvas: a real picture has many colours.
+            QVERIFY2(test::distinctColours(image, 7) > 8, qPrintable(v.name));
+        }
+        const Cli bad = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"),
+            QStringLiteral("nope"), QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png"))});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.err.contains(QStringLiteral("ttft-turn")));
+        const Cli missing = runCli({QStringLiteral("screenshot"), dir.filePath(QStringLiteral("none.json")),
+            QStringLiteral("--view"), QStringLiteral("quality"), QStringLiteral("--out"),
+            dir.filePath(QStringLiteral("x.png"))});
+        QCOMPARE(missing.code, 1);
+        QVERIFY(missing.err.contains(QStringLiteral("none.json")));
+        const Cli scale = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"),
+            QStringLiteral("quality"), QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png")),
+            QStringLiteral("--scale"), QStringLiteral("5")});
+        QCOMPARE(scale.code, 2);
+        // The statistics as seen from the other endpoint; an unknown baseline is refused.
+        const Cli flipped = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"),
+            QStringLiteral("statistics"), QStringLiteral("--out"), dir.filePath(QStringLiteral("s.png")),
+            QStringLiteral("--baseline"), QStringLiteral("1")});
+        QVERIFY2(flipped.code == 0, qPrintable(flipped.err));
+        QVERIFY(QImage(dir.filePath(QStringLiteral("s.png"))).width() > 0);
+        const Cli noBaseline = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"),
+            QStringLiteral("statistics"), QStringLiteral("--out"), dir.filePath(QStringLiteral("t.png")),
+            QStringLiteral("--baseline"), QStringLiteral("9")});
+        QCOMPARE(noBaseline.code, 2);
+        QVERIFY2(noBaseline.err.contains(QStringLiteral("use one of: 0 \"")), qPrintable(noBaseline.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("t.png"))));
+    }
+};
+
+int main(int argc, char** argv)
+{
+    return qs::test::guiTestMain<TestGuiScreenshot>(argc, argv);
+}
+
+#include "tst_gui_screenshot.moc"
