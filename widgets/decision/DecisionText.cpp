@@ -13,16 +13,8 @@ bool needsComparison(const Criterion& criterion)
 
 ShownOutcome shownOutcome(const CriterionResult& result, const Evaluation& evaluation)
 {
-    switch (result.outcome) {
-    case CriterionResult::Outcome::Pass:
-        return ShownOutcome::Pass;
-    case CriterionResult::Outcome::Fail:
-        return ShownOutcome::Fail;
-    case CriterionResult::Outcome::NotMeasured:
-        return ShownOutcome::NotMeasured;
-    case CriterionResult::Outcome::Inconclusive:
-        break;
-    }
+    if (result.outcome != CriterionResult::Outcome::Inconclusive)
+        return shownOutcome(result.outcome);
     return !evaluation.hasComparison && needsComparison(result.criterion) ? ShownOutcome::Open
                                                                           : ShownOutcome::Inconclusive;
 }
