@@ -102,7 +102,8 @@ int runRun(const QStringList& args)
     p.addOption({QStringLiteral("until-decided"),
         QStringLiteral(
             "Run until the decision is made (docs/methodology.md §9.8): draw prompts from the suite's "
-            "pools in rounds (1, 2, 3, 5, 8… of each category), judge every criterion of --profile "
+            "pools in rounds (at least 12 distinct prompts, then about 1.5× as many each "
+            "round), judge every criterion of --profile "
             "after each round (the first endpoint is the baseline) and stop once every verdict is "
             "made, or when --max-prompts or --budget-minutes would be passed. Each look reads its "
             "intervals at a stricter level, so looking never spends the stated error.")});
