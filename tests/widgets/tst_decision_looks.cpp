@@ -178,6 +178,9 @@ private Q_SLOTS:
             view.looksText(), QStringLiteral("Until decided: look 2 after 24 distinct prompts — running"));
         QCOMPARE(view.looksChart()->lookCount(), 2);
         QVERIFY(!view.findChild<QScrollArea*>(QStringLiteral("looksArea"))->isHidden());
+        // The records so far will be judged at the third look: the provisional verdict reads them so.
+        QVERIFY(view.recommendation());
+        QCOMPARE(view.recommendation()->looks, 3);
 
         // The next round lands before its evaluation: the verdict stays, the new look shows at once.
         DashboardData unevaluated;
@@ -191,6 +194,7 @@ private Q_SLOTS:
         // A journal recovered mid-run: not running any more, and not said why it stopped.
         DashboardData recovered = prepareDashboard(withLooks(untilDecided(2, StopReason::Running, {})), 0);
         view.setData(recovered);
+        QCOMPARE(view.recommendation()->looks, 4); // every look its schedule allowed
         QVERIFY(
             view.looksText().startsWith(u"Until decided: look 2 after 24 distinct prompts — the run ended"));
     }

@@ -489,11 +489,16 @@ void DecisionView::recompute()
         showRecommendation(recommendation());
         return;
     }
-    auto work = [result = m_data.result, evaluation = m_data.evaluation, profile = *profile] {
+    // A live run until decided: its records so far will be judged at the next look, so read them
+    // at that look's level (a file that stopped says how many looks it took; recommend() reads it).
+    std::optional<int> looks;
+    if (m_data.live && m_untilDecided && m_untilDecided->stop == StopReason::Running)
+        looks = int(m_untilDecided->looks.size()) + 1;
+    auto work = [result = m_data.result, evaluation = m_data.evaluation, profile = *profile, looks] {
         std::vector<Recommendation> recs;
         QString error;
         try {
-            recs = recommend(*result, *evaluation, profile);
+            recs = recommend(*result, *evaluation, profile, looks);
         } catch (const std::exception& e) {
             error = QStringLiteral("Cannot judge the profile's criteria: ") + QString::fromUtf8(e.what());
         }
