@@ -7,6 +7,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev qt6-charts-dev qt6-qpa-plugins libgl-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev
+  libsimdjson-dev  # the quick reader of big results files (model/store/FastRecordReader)
   dpkg-dev  # dpkg-shlibdeps: the .deb's dependencies (packaging/, docs/packaging.md)
   prometheus-node-exporter  # a real exporter, started on loopback by tests/telemetry
   clang-14 libclang-rt-14-dev  # fuzzing: clang with libFuzzer (scripts/fuzz.sh, docs/fuzzing.md)

@@ -3,6 +3,7 @@
 #include "model/core/RecordFields.h"
 #include "model/store/JudgingFields.h"
 #include "model/store/LogprobFields.h"
+#include "model/store/RecordParts.h"
 #include "model/store/ResultFields.h"
 #include "model/store/TelemetryFields.h"
 
@@ -12,8 +13,6 @@ namespace qs {
 
 namespace results {
 
-namespace {
-
 /// The count source an id names ("usage", …); anything else fails at `at`.
 CountSource countSourceAt(const QString& id, const Loc& at)
 {
@@ -22,6 +21,8 @@ CountSource countSourceAt(const QString& id, const Loc& at)
         badField(at, unknownId("usage, server_timings, estimate or none", id));
     return *s;
 }
+
+namespace {
 
 TokenCount countFrom(const Fields& f, const json* sources, const Loc& sourcesLoc, const char* key)
 {
@@ -34,6 +35,8 @@ TokenCount countFrom(const Fields& f, const json* sources, const Loc& sourcesLoc
     }
     return c;
 }
+
+} // namespace
 
 TokenUsage usageFromJson(const json& j, const Loc& loc)
 {
@@ -109,6 +112,8 @@ std::vector<ToolCall> toolCallsFromJson(const json& a, const Loc& loc)
     }
     return calls;
 }
+
+namespace {
 
 std::vector<TokenEvent> eventsFromJson(
     const json& a, const Loc& loc, qsizetype contentSize, qsizetype reasoningSize)

@@ -12,7 +12,7 @@ namespace qs {
 
 using namespace results;
 
-QByteArray readResultsFile(const QString& path)
+std::unique_ptr<QFile> results::openResultsFile(const QString& path)
 {
     const std::string name = QDir::toNativeSeparators(path).toStdString();
     const QFileInfo info(path);
@@ -26,19 +26,26 @@ QByteArray readResultsFile(const QString& path)
         throw ResultFileError(Kind::TooLarge,
             name + ": " + std::to_string(info.size() >> 20) + " MiB is more than a results file may be ("
                 + std::to_string(MaxResultsFileBytes >> 20) + " MiB): not a results file, or split the run");
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    auto file = std::make_unique<QFile>(path);
+    if (!file->open(QIODevice::ReadOnly))
         throw ResultFileError(
-            Kind::Unreadable, name + ": cannot read it: " + file.errorString().toStdString());
+            Kind::Unreadable, name + ": cannot read it: " + file->errorString().toStdString());
+    return file;
+}
+
+QByteArray readResultsFile(const QString& path)
+{
+    const std::string name = QDir::toNativeSeparators(path).toStdString();
+    const std::unique_ptr<QFile> file = openResultsFile(path);
     QByteArray bytes;
     try {
-        bytes = file.readAll();
+        bytes = file->readAll();
     } catch (const std::bad_alloc&) {
         throw ResultFileError(Kind::TooLarge, name + ": not enough memory to read it");
     }
-    if (file.error() != QFileDevice::NoError)
+    if (file->error() != QFileDevice::NoError)
         throw ResultFileError(
-            Kind::Unreadable, name + ": cannot read it: " + file.errorString().toStdString());
+            Kind::Unreadable, name + ": cannot read it: " + file->errorString().toStdString());
     return bytes;
 }
 
@@ -62,9 +69,21 @@ nlohmann::json parseJsonDocument(QByteArrayView bytes, const std::string& where)
 
 RunResult loadResults(const QString& path)
 {
+    const std::string source = QDir::toNativeSeparators(path).toStdString();
+    {
+        // Most files are as saveResults() wrote them: read those a piece at a time, quickly.
+        const std::unique_ptr<QFile> file = openResultsFile(path);
+        try {
+            if (std::optional<RunResult> result = loadWriterLayout(*file, source))
+                return std::move(*result);
+        } catch (const std::bad_alloc&) {
+            throw ResultFileError(Kind::TooLarge, source + ": not enough memory to load this file");
+        }
+    }
+    // Anything else (hand-edited, older, or wrong somewhere): read whole, strictly, for the message.
     const QByteArray bytes = readResultsFile(path);
     try {
-        return parseResults(bytes, QDir::toNativeSeparators(path));
+        return parseStrictly(bytes, source);
     } catch (const ResultFileError& e) {
         const QString journal = path + QStringLiteral(".journal");
         if (e.kind() != Kind::Truncated || !QFileInfo(journal).isFile())

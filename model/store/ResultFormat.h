@@ -6,8 +6,11 @@
 
 #include "model/store/ResultFile.h"
 
+#include <QFile>
 #include <QFileDevice>
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace qs::results {
@@ -113,5 +116,25 @@ struct Limits {
 /// moved out instead of copied.
 RunRecord readRecord(
     const json& j, const std::vector<RunEndpoint>& endpoints, const std::string& where, json* steal);
+
+/// The whole-file reader: every member checked, every problem named with its path. Slow on big
+/// files (an nlohmann tree per record); parseResults() tries readWriterLayout() first.
+RunResult readStrictly(QByteArrayView bytes, const std::string& source);
+/// A file as saveResults() lays it out (header members, then `"records": [` and one record per
+/// line), read the quick way: the header by readStrictly(), each record by FastRecordReader.
+/// nullopt when the bytes are laid out otherwise or anything in them is wrong: readStrictly() then
+/// reads the file again and names the problem. Gives exactly what readStrictly() gives.
+/// `declined`, when given, counts the records FastRecordReader left to recordFromJson.
+std::optional<RunResult> readWriterLayout(
+    QByteArrayView bytes, const std::string& source, std::size_t* declined = nullptr);
+/// The same, read from `file` (open, at its start) a few MiB at a time, so that the file is never
+/// in memory whole. nullopt as above; the file's position is then anywhere.
+std::optional<RunResult> loadWriterLayout(
+    QFile& file, const std::string& source, std::size_t* declined = nullptr);
+/// The results or journal file at `path`, open for reading: refuses a missing or unreadable path,
+/// a directory, a device, or more than MaxResultsFileBytes. Throws ResultFileError (Unreadable, TooLarge).
+std::unique_ptr<QFile> openResultsFile(const QString& path);
+/// parseResults() without trying readWriterLayout() first (it failed already).
+RunResult parseStrictly(QByteArrayView bytes, const std::string& source);
 
 } // namespace qs::results

@@ -265,16 +265,38 @@ private:
 
 } // namespace
 
-RunResult parseResults(QByteArrayView bytes, const QString& sourceName)
+RunResult results::readStrictly(QByteArrayView bytes, const std::string& source)
 {
-    const std::string source = sourceName.toStdString();
+    return ResultsReader(source).read(bytes);
+}
+
+namespace {
+
+RunResult parse(QByteArrayView bytes, const std::string& source, bool quick)
+{
     if (onlyWhitespace(bytes))
         throw emptyFileError(source, bytes);
     try {
-        return ResultsReader(source).read(bytes);
+        if (quick) {
+            if (std::optional<RunResult> result = readWriterLayout(bytes, source))
+                return std::move(*result);
+        }
+        return readStrictly(bytes, source);
     } catch (const std::bad_alloc&) {
         throw ResultFileError(Kind::TooLarge, source + ": not enough memory to load this file");
     }
+}
+
+} // namespace
+
+RunResult results::parseStrictly(QByteArrayView bytes, const std::string& source)
+{
+    return parse(bytes, source, false);
+}
+
+RunResult parseResults(QByteArrayView bytes, const QString& sourceName)
+{
+    return parse(bytes, sourceName.toStdString(), true);
 }
 
 } // namespace qs

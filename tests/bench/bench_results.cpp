@@ -12,7 +12,11 @@
 //   recover            = recoverJournal of the whole journal
 //
 // Usage: bench_results [--records N] [--dir DIR] [--sync-samples N] [--keep]
+//        bench_results --open FILE [--strict]   times one file: read, parse (quick; --strict: the strict
+//                                               reader too), evaluate, and the resident memory
+#include "model/evaluate/Evaluation.h"
 #include "model/store/ResultFile.h"
+#include "model/store/ResultFormat.h"
 #include "model/store/RunJournal.h"
 #include "model/wire/RequestMetrics.h"
 
@@ -24,6 +28,7 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <cstdio>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace qs;
@@ -187,6 +192,63 @@ double seconds(const QElapsedTimer& t)
 
 } // namespace
 
+/// The process's peak resident memory so far.
+double peakMiB()
+{
+    struct rusage u { };
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
+}
+
+double cpuSeconds()
+{
+    struct rusage u { };
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec)
+        + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+/// --open: what opening one file costs, phase by phase.
+int openOnly(const QString& path, bool strict)
+{
+    QTextStream out(stdout);
+    QElapsedTimer t;
+    const double before = residentMiB();
+    t.start();
+    double cpu = cpuSeconds();
+    const RunResult run = loadResults(path);
+    out << "load:      " << QString::number(seconds(t), 'f', 2) << " s wall, "
+        << QString::number(cpuSeconds() - cpu, 'f', 2) << " s CPU (loadResults), " << run.records.size()
+        << " records, +" << QString::number(residentMiB() - before, 'f', 0) << " MiB resident, peak "
+        << QString::number(peakMiB(), 'f', 0) << " MiB\n";
+    {
+        const QByteArray bytes = readResultsFile(path);
+        std::size_t declined = 0;
+        t.restart();
+        cpu = cpuSeconds();
+        const std::optional<RunResult> quick
+            = results::readWriterLayout(bytes, path.toStdString(), &declined);
+        out << "parse:     " << QString::number(seconds(t), 'f', 2) << " s wall, "
+            << QString::number(cpuSeconds() - cpu, 'f', 2) << " s CPU (from memory), "
+            << (quick ? QString::number(declined) : QStringLiteral("all"))
+            << " records read the strict way\n";
+        if (strict) {
+            t.restart();
+            cpu = cpuSeconds();
+            const RunResult slow = results::readStrictly(bytes, path.toStdString());
+            out << "strict:    " << QString::number(seconds(t), 'f', 2) << " s wall, "
+                << QString::number(cpuSeconds() - cpu, 'f', 2) << " s CPU (the strict reader, from memory)\n";
+        }
+    }
+    t.restart();
+    cpu = cpuSeconds();
+    const Evaluation ev = evaluate(run, 0);
+    out << "evaluate:  " << QString::number(seconds(t), 'f', 2) << " s wall, "
+        << QString::number(cpuSeconds() - cpu, 'f', 2) << " s CPU (" << ev.cells.size() << " cells)\n";
+    out.flush();
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
@@ -205,6 +267,8 @@ int main(int argc, char** argv)
             syncSamples = value.toInt(), ++i;
         else if (args[i] == u"--keep")
             keep = true;
+        else if (args[i] == u"--open")
+            return openOnly(value, args.contains(QStringLiteral("--strict")));
         else {
             std::fprintf(
                 stderr, "usage: bench_results [--records N] [--dir DIR] [--sync-samples N] [--keep]\n");

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 namespace qs::guardrails {
 
@@ -160,13 +161,17 @@ std::optional<Guardrail> checkPrefixCache(const Context& ctx)
 {
     Finding found = perArm(ctx, [&ctx](int e, QStringList& tests) {
         std::set<std::string> seen;
+        // Equal bodies are mostly one shared value (SharedJson, interned): each is written out once.
+        std::unordered_map<const json*, std::string> keys;
         int withInfo = 0, hits = 0, repeats = 0;
         bool disabled = false;
         std::vector<double> shares, prompts;
         for (const RunRecord* r : ctx.all[std::size_t(e)]) {
             const json& body = r->request.requestBody;
             const bool hasMessages = body.is_object() && body.contains("messages");
-            const std::string key = hasMessages ? body["messages"].dump() : std::string();
+            if (hasMessages && !keys.count(&body))
+                keys.emplace(&body, body["messages"].dump());
+            const std::string& key = hasMessages ? keys[&body] : keys[nullptr];
             const bool repeated = hasMessages ? !seen.insert(key).second : (r->iteration > 1 && r->turn == 1);
             if (r->warmup || !r->request.ok())
                 continue;
