@@ -2,6 +2,7 @@
 #pragma once
 
 #include "model/core/Logprobs.h"
+#include "model/core/TokenTimeline.h"
 
 #include <QString>
 #include <QStringList>
@@ -70,20 +71,6 @@ struct ToolCall {
     bool operator==(const ToolCall&) const = default;
 };
 
-/// One token-bearing event on the response timeline. Offsets index into the assembled
-/// `content`/`reasoning` strings (UTF-16 units), so later analysis can tell exactly which text
-/// arrived when (e.g. reclassify content before a leaked `</think>` as reasoning).
-struct TokenEvent {
-    qint64 stampNs = 0;
-    int contentBegin = 0; ///< [contentBegin, contentEnd) of AssembledResponse::content
-    int contentEnd = 0;
-    int reasoningBegin = 0; ///< [reasoningBegin, reasoningEnd) of AssembledResponse::reasoning
-    int reasoningEnd = 0;
-    bool toolCall = false; ///< carried a tool-call fragment with a name or argument piece
-    bool hasContent() const { return contentEnd > contentBegin; }
-    bool hasReasoning() const { return reasoningEnd > reasoningBegin; }
-};
-
 /// Everything a stream said, in order, with no interpretation of timing.
 struct AssembledResponse {
     QString content;
@@ -106,7 +93,7 @@ struct AssembledResponse {
     /// LogprobStream::present() for a server that ignored the request).
     LogprobStream logprobs;
 
-    std::vector<TokenEvent> tokenEvents; ///< token-bearing events only, in arrival order
+    TokenTimeline tokenEvents; ///< token-bearing events only, in arrival order
     int dataEvents = 0; ///< SSE events with a data payload (including [DONE], errors, malformed)
     int emptyEvents = 0; ///< role-only / empty-delta chunks
     int usageOnlyEvents = 0; ///< `choices: []` chunks

@@ -115,10 +115,9 @@ std::vector<ToolCall> toolCallsFromJson(const json& a, const Loc& loc)
 
 namespace {
 
-std::vector<TokenEvent> eventsFromJson(
-    const json& a, const Loc& loc, qsizetype contentSize, qsizetype reasoningSize)
+TokenTimeline eventsFromJson(const json& a, const Loc& loc, qsizetype contentSize, qsizetype reasoningSize)
 {
-    std::vector<TokenEvent> events;
+    TokenTimeline events;
     events.reserve(a.size());
     int content = 0;
     int reasoning = 0;

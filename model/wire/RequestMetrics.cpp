@@ -85,26 +85,29 @@ RequestMetrics computeMetrics(const RequestTiming& t, const AssembledResponse& r
                                   "ttft_any, not ttft_visible");
 
     // Token timeline: ttft_any, ttft_visible, e2e and gaps.
-    const TokenEvent* firstVisible = nullptr;
+    // The events come by value (TokenTimeline keeps them packed): keep the stamp, not a pointer.
+    std::optional<qint64> firstVisibleNs;
     std::vector<double> gaps;
+    qint64 previousNs = 0;
     for (std::size_t i = 0; i < r.tokenEvents.size(); ++i) {
-        const TokenEvent& e = r.tokenEvents[i];
+        const TokenEvent e = r.tokenEvents[i];
         if (i > 0)
-            gaps.push_back(ms(r.tokenEvents[i - 1].stampNs, e.stampNs));
-        if (!firstVisible) {
+            gaps.push_back(ms(previousNs, e.stampNs));
+        previousNs = e.stampNs;
+        if (!firstVisibleNs) {
             const int begin = qMax(e.contentBegin, m.visibleContentOffset);
             const bool visibleText = e.contentEnd > begin
                 && hasNonSpace(QStringView(r.content).sliced(begin, e.contentEnd - begin));
             if (e.toolCall || visibleText)
-                firstVisible = &e;
+                firstVisibleNs = e.stampNs;
         }
     }
     if (!r.tokenEvents.empty()) {
         m.ttftAnyMs = ms(t.t0Ns, r.tokenEvents.front().stampNs);
         m.e2eMs = ms(t.t0Ns, r.tokenEvents.back().stampNs);
     }
-    if (firstVisible) {
-        m.ttftVisibleMs = ms(t.t0Ns, firstVisible->stampNs);
+    if (firstVisibleNs) {
+        m.ttftVisibleMs = ms(t.t0Ns, *firstVisibleNs);
         m.reasoningMs = *m.ttftVisibleMs - *m.ttftAnyMs;
     }
     m.gapP50Ms = percentile(gaps, 50);
