@@ -3,8 +3,13 @@
 # (default 60). A crash is copied to tests/data/fuzz-regressions/TARGET/ and the script exits
 # non-zero. docs/fuzzing.md says what each target asserts.
 #
+# Targets run side by side, QS_FUZZ_PARALLEL at a time (default: one per core), each still for
+# its whole SECONDS on a core of its own, so together they try as much as one after another.
+#
 #   scripts/fuzz.sh                      every target, 60 s each
 #   scripts/fuzz.sh fuzz_sse 1800        one target for 30 minutes
+#   QS_FUZZ_NO_BUILD=1 scripts/fuzz.sh   runs what is built (e.g. while another build holds build/fuzz)
+#   QS_FUZZ_BUILD_ONLY=1 scripts/fuzz.sh builds the targets and runs nothing (scripts/test.sh)
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -32,10 +37,12 @@ launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-# QS_FUZZ_NO_BUILD=1 runs what is built (e.g. while another build holds build/fuzz).
 if [ -z "${QS_FUZZ_NO_BUILD:-}" ]; then
   cmake --preset fuzz "${launcher[@]}" >/dev/null
   cmake --build "$build" -j"${QS_FUZZ_JOBS:-2}" --target "${targets[@]}"
+fi
+if [ -n "${QS_FUZZ_BUILD_ONLY:-}" ]; then
+  exit 0
 fi
 
 # The header byte fuzz/FuzzSplit.h reads: four cuts of 8, 20, 42 and 98 bytes, so a seed starts
@@ -131,26 +138,45 @@ else
   echo "(no seeds from the emulator: $emitter is not built; cmake --build --preset release builds it)"
 fi
 
-failed=()
+# run TARGET: the fuzzer, its output in build/fuzz/TARGET.log and its exit status in TARGET.status.
+run() {
+  local t="$1" status=0
+  (cd "$build/artifacts/$t" && ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" UBSAN_OPTIONS=print_stacktrace=1 \
+    "$build/fuzz/$t" "$build/corpus/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
+      -dict="$root/$(dict_of "$t")" -artifact_prefix="$build/artifacts/$t/" -print_final_stats=1 \
+      >"$build/$t.log" 2>&1) || status=$?
+  echo "$status" >"$build/$t.status"
+}
+
+parallel="${QS_FUZZ_PARALLEL:-$(nproc 2>/dev/null || echo 1)}"
+running=0
 for t in "${targets[@]}"; do
   seed "$t"
-  artifacts="$build/artifacts/$t"
-  rm -rf "$artifacts"; mkdir -p "$artifacts"
+  rm -rf "$build/artifacts/$t" "$build/$t.status"
+  mkdir -p "$build/artifacts/$t"
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n || true
+    running=$((running - 1))
+  fi
   echo "== $t for ${seconds}s"
-  status=0
-  (cd "$artifacts" && ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" UBSAN_OPTIONS=print_stacktrace=1 \
-    "$build/fuzz/$t" "$build/corpus/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 \
-      -dict="$root/$(dict_of "$t")" -artifact_prefix="$artifacts/" -print_final_stats=1 \
-      >"$build/$t.log" 2>&1) || status=$?
+  run "$t" &
+  running=$((running + 1))
+done
+wait
+
+failed=()
+for t in "${targets[@]}"; do
+  echo "== $t"
+  status="$(cat "$build/$t.status" 2>/dev/null || echo "no status")"
   grep -E '^(#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|stat::number_of_executed_units|stat::average_exec_per_sec)|fuzz check failed' \
     "$build/$t.log" || true
-  crashes=("$artifacts"/*)
+  crashes=("$build/artifacts/$t"/*)
   if [ -e "${crashes[0]}" ]; then
     mkdir -p "tests/data/fuzz-regressions/$t"
     cp "${crashes[@]}" "tests/data/fuzz-regressions/$t/"
     echo "$t: found $(basename -a "${crashes[@]}" | tr '\n' ' ')→ tests/data/fuzz-regressions/$t/ (log: $build/$t.log)" >&2
     failed+=("$t")
-  elif [ "$status" -ne 0 ]; then
+  elif [ "$status" != 0 ]; then
     echo "$t: the fuzzer exited with $status and left no input (log: $build/$t.log)" >&2
     failed+=("$t")
   fi
@@ -159,4 +185,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzzing found crashes in: ${failed[*]}" >&2
   exit 1
 fi
-echo "fuzzing: ${#targets[@]} target(s), ${seconds}s each, nothing found"
+echo "fuzzing: ${#targets[@]} target(s), ${seconds}s each, $parallel at a time, nothing found"

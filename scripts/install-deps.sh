@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config
+  lld  # the linker (CMakeLists.txt QS_LINKER): links the tests in a quarter of ld.bfd's CPU time
   qt6-base-dev qt6-charts-dev qt6-qpa-plugins libgl-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev
   libsimdjson-dev  # the quick reader of big results files (model/store/FastRecordReader)
