@@ -43,9 +43,16 @@ int runEmulate(const QStringList& args)
     opt("reasoning", "Reasoning text streamed before the answer (empty = none).", "text", "");
     opt("reasoning-mode", "parsed, tags (<think> in content) or bare (</think> only).", "mode", "parsed");
     opt("text", "The answer to stream.", "text", "Tokyo is the capital of Japan.");
+    opt("tokens", "Stream this many tokens (\"w0 \" … ) instead of --text (0: --text).", "n", "0");
     opt("context", "Context size in tokens.", "n", "32768");
     p.addOption({QStringLiteral("no-tool-parser"),
         QStringLiteral("Behave like a server started without a tool-call parser.")});
+    p.addOption({QStringLiteral("numbered"),
+        QStringLiteral("Write content token k of request s as \"r<s>t<k> \" instead of --text, so a "
+                       "benchmark can check that every event reached its own request.")});
+    p.addOption({QStringLiteral("served-log"),
+        QStringLiteral("Keep every chat request's write stamps and serve them at GET /emulator/served "
+                       "(JSON), for a benchmark in another process (bench_runner --emulator).")});
     if (const int rc = parseSubcommand(p, "emulate", args); rc >= 0)
         return rc;
     emu::ServerConfig config;
@@ -95,9 +102,20 @@ int runEmulate(const QStringList& args)
         return 2;
     }
     config.modelId = p.value(QStringLiteral("model"));
-    config.script.content = tokens(p.value(QStringLiteral("text")));
+    bool ok6 = false;
+    const int count = p.value(QStringLiteral("tokens")).toInt(&ok6);
+    if (!ok6 || count < 0) {
+        err << "quantscope emulate: --tokens takes a count (0: stream --text)\n";
+        return 2;
+    }
+    config.script.content
+        = count > 0 ? emu::simpleScript(count, 0, 1).content : tokens(p.value(QStringLiteral("text")));
     config.script.reasoning = tokens(p.value(QStringLiteral("reasoning")));
     config.toolParser = !p.isSet(QStringLiteral("no-tool-parser"));
+    config.numberTokens = p.isSet(QStringLiteral("numbered"));
+    config.servedLogRoute = p.isSet(QStringLiteral("served-log"));
+    if (!config.servedLogRoute)
+        config.servedLogLimit = 64; // nobody reads the log: an emulator left running stays flat
 
     emu::EmulatorServer server(config);
     if (!server.listen(QHostAddress::LocalHost, quint16(port))) {

@@ -156,9 +156,15 @@ void HttpConnection::onReadyRead()
         dropSocket();
         return;
     }
-    const QByteArray bytes = m_socket->readAll();
-    if (bytes.isEmpty())
+    // Into a buffer kept from read to read: readAll() would allocate a new one every time.
+    const qint64 available = m_socket->bytesAvailable();
+    if (available <= 0)
         return;
+    m_readBuffer.resize(qsizetype(available));
+    const qint64 read = m_socket->read(m_readBuffer.data(), available);
+    if (read <= 0)
+        return;
+    const QByteArrayView bytes(m_readBuffer.constData(), qsizetype(read));
     if (!m_timing.firstByteNs)
         m_timing.firstByteNs = stamp;
     m_bytesSinceActivity += bytes.size();

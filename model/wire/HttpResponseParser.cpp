@@ -2,6 +2,7 @@
 #include "model/wire/HttpResponseParser.h"
 
 #include <cstring>
+#include <utility>
 
 namespace qs {
 
@@ -59,6 +60,20 @@ bool takeLine(QByteArray& buffer, QByteArray& line)
         --end;
     line = buffer.left(end);
     buffer.remove(0, lf + 1);
+    return true;
+}
+
+// The same on a view: the line is a view into `in`, which moves past it. No copy.
+bool takeLine(QByteArrayView& in, QByteArrayView& line)
+{
+    const qsizetype lf = in.indexOf('\n');
+    if (lf < 0)
+        return false;
+    qsizetype end = lf;
+    if (end > 0 && in[end - 1] == '\r')
+        --end;
+    line = in.first(end);
+    in = in.sliced(lf + 1);
     return true;
 }
 } // namespace
@@ -163,6 +178,14 @@ void HttpResponseParser::feed(QByteArrayView bytes, QByteArray& body)
 {
     if (m_state == State::Failed)
         return;
+    if (m_state == State::Body && m_buffer.isEmpty()) {
+        // The common case, a stream in progress: de-frame straight from the bytes read, and keep
+        // only an unfinished piece (a cut size line, say) for the next read.
+        const QByteArrayView rest = feedBody(bytes, body);
+        if (!rest.isEmpty())
+            m_buffer = rest.toByteArray();
+        return;
+    }
     m_buffer.append(bytes);
     QByteArray line;
     while (m_state == State::StatusLine || m_state == State::Headers) {
@@ -189,92 +212,96 @@ void HttpResponseParser::feed(QByteArrayView bytes, QByteArray& body)
             return;
         }
     }
-    if (m_state == State::Body)
-        feedBody(body);
+    if (m_state == State::Body) {
+        const QByteArray buffered = std::exchange(m_buffer, QByteArray());
+        m_buffer = feedBody(buffered, body).toByteArray(); // after Complete: the next response's (leftover())
+    }
 }
 
-void HttpResponseParser::feedBody(QByteArray& body)
+QByteArrayView HttpResponseParser::feedBody(QByteArrayView in, QByteArray& body)
 {
     if (!m_chunked) {
         if (m_remaining < 0) { // close-delimited: everything is body
-            body.append(m_buffer);
-            m_buffer.clear();
-            return;
+            body.append(in);
+            return {};
         }
-        const qsizetype n = qMin<qsizetype>(m_remaining, m_buffer.size());
-        body.append(m_buffer.constData(), n);
-        m_buffer.remove(0, n);
+        const qsizetype n = qMin<qsizetype>(m_remaining, in.size());
+        body.append(in.first(n));
         m_remaining -= n;
         if (m_remaining == 0)
             m_state = State::Complete;
-        return;
+        return in.sliced(n);
     }
-    QByteArray line;
+    QByteArrayView line;
     for (;;) {
         switch (m_chunkState) {
         case ChunkState::Size: {
             // Measured before the line is complete, so that any split of the input fails alike.
-            const qsizetype lf = m_buffer.indexOf('\n');
-            if ((lf < 0 ? m_buffer.size() : lf) > MaxChunkSizeLine) {
+            const qsizetype lf = in.indexOf('\n');
+            if ((lf < 0 ? in.size() : lf) > MaxChunkSizeLine) {
                 fail(QStringLiteral("a chunk size line longer than 4 KiB in a chunked response"));
-                return;
+                return in;
             }
-            if (!takeLine(m_buffer, line))
-                return;
+            if (!takeLine(in, line))
+                return in;
             const qsizetype semicolon = line.indexOf(';'); // chunk extensions are ignored
-            const QByteArray hex = (semicolon < 0 ? line : line.left(semicolon)).trimmed();
+            const QByteArrayView hex = (semicolon < 0 ? line : line.first(semicolon)).trimmed();
             m_remaining = parseChunkSize(hex);
             if (m_remaining == -2) {
                 fail(QStringLiteral("an absurd chunk size 0x%1 (over 1 GiB) in a chunked response")
-                         .arg(QString::fromLatin1(hex.left(24))));
-                return;
+                         .arg(QString::fromLatin1(hex.first(qMin<qsizetype>(24, hex.size())))));
+                return in;
             }
             if (m_remaining < 0) {
                 fail(QStringLiteral("malformed chunk size \"%1\" in a chunked response")
-                         .arg(QString::fromLatin1(line.left(24))));
-                return;
+                         .arg(QString::fromLatin1(line.first(qMin<qsizetype>(24, line.size())))));
+                return in;
             }
             m_chunkState = m_remaining == 0 ? ChunkState::Trailers : ChunkState::Data;
             break;
         }
         case ChunkState::Data: {
-            if (m_buffer.isEmpty())
-                return;
-            const qsizetype n = qMin<qsizetype>(m_remaining, m_buffer.size());
-            body.append(m_buffer.constData(), n);
-            m_buffer.remove(0, n);
+            if (in.isEmpty())
+                return in;
+            const qsizetype n = qMin<qsizetype>(m_remaining, in.size());
+            body.append(in.first(n));
+            in = in.sliced(n);
             m_remaining -= n;
             if (m_remaining > 0)
-                return;
+                return in;
             m_chunkState = ChunkState::DataEnd;
             break;
         }
         case ChunkState::DataEnd:
-            if (!takeLine(m_buffer, line)) {
-                if (m_buffer.size() > 2)
+            if (!takeLine(in, line)) {
+                if (in.size() > 2) {
                     fail(QStringLiteral("chunk data was not followed by CRLF"));
-                return;
+                    return in;
+                }
+                return in;
             }
             if (!line.isEmpty()) {
                 fail(QStringLiteral("chunk data was not followed by CRLF"));
-                return;
+                return in;
             }
             m_chunkState = ChunkState::Size;
             break;
         case ChunkState::Trailers:
-            if (!takeLine(m_buffer, line)) {
-                if (m_headerBytes + m_buffer.size() > MaxHeaderBytes)
+            if (!takeLine(in, line)) {
+                if (m_headerBytes + in.size() > MaxHeaderBytes) {
                     fail(QStringLiteral("the HTTP response trailers exceed 256 KiB"));
-                return;
+                    return in;
+                }
+                return in;
             }
             m_headerBytes += line.size() + 2; // trailer fields are ignored, but bounded
             if (m_headerBytes > MaxHeaderBytes) {
                 fail(QStringLiteral("the HTTP response trailers exceed 256 KiB"));
-                return;
+                return in;
             }
             if (line.isEmpty()) {
                 m_state = State::Complete;
-                return;
+                return in;
             }
             break;
         }

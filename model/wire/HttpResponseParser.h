@@ -57,7 +57,9 @@ private:
     bool parseStatusLine(QByteArrayView line);
     bool parseHeaderLine(QByteArrayView line);
     void startBody();
-    void feedBody(QByteArray& body);
+    /// De-frames body bytes from `in` into `body`; returns what it did not use: an unfinished
+    /// size line or CRLF, the bytes after a complete response, or from where it failed.
+    QByteArrayView feedBody(QByteArrayView in, QByteArray& body);
 
     enum class ChunkState { Size, Data, DataEnd, Trailers };
     State m_state = State::StatusLine;

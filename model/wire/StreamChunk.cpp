@@ -2,6 +2,7 @@
 #include "model/wire/StreamChunk.h"
 
 #include "model/wire/ByteQuote.h"
+#include "model/wire/StreamChunkFast.h"
 
 #include <algorithm>
 #include <cmath>
@@ -445,6 +446,15 @@ std::optional<ServerError> parseServerError(QByteArrayView json)
 }
 
 StreamChunk decodeChunk(QByteArrayView data)
+{
+    const QByteArrayView trimmed = data.trimmed();
+    if (!trimmed.isEmpty() && !isDoneSentinel(trimmed))
+        if (std::optional<StreamChunk> chunk = decodeChunkFast(trimmed))
+            return std::move(*chunk);
+    return decodeChunkWithDom(data);
+}
+
+StreamChunk decodeChunkWithDom(QByteArrayView data)
 {
     const QByteArrayView trimmed = data.trimmed();
     if (trimmed.isEmpty())

@@ -76,4 +76,9 @@ struct StreamChunk {
 /// as null (a logprob of −∞), `Infinity` and `NaN` as strings (unreadable values).
 StreamChunk decodeChunk(QByteArrayView data);
 
+/// decodeChunk through a whole JSON document (nlohmann): the definition of what a payload means.
+/// decodeChunk reads ordinary chunks without one (StreamChunkFast.h) and comes here for the rest;
+/// both give the same chunk for every payload.
+StreamChunk decodeChunkWithDom(QByteArrayView data);
+
 } // namespace qs

@@ -2,6 +2,7 @@
 #include "model/wire/StreamingClient.h"
 
 #include "model/core/Clock.h"
+#include "model/wire/StreamThreads.h"
 
 #include <QEventLoop>
 
@@ -33,8 +34,53 @@ StreamingClient::StreamingClient(QObject* parent)
     connect(m_connection, &HttpConnection::finished, this, &StreamingClient::onExchangeFinished);
 }
 
+StreamingClient::StreamingClient(std::shared_ptr<StreamThreads> threads, QObject* parent)
+    : QObject(parent)
+    , m_threads(std::move(threads))
+    , m_remote(new StreamingClient)
+    , m_alive(std::make_shared<bool>(true))
+{
+    m_remote->moveToThread(m_threads->next());
+    // Both run in the stream's thread and only queue: the facade is touched in its own thread.
+    StreamThreads* queue = m_threads.get();
+    m_remote->onChunk = [this, queue, alive = m_alive](const StreamChunk& chunk, qint64 stampNs) {
+        queue->post([this, alive, chunk, stampNs] {
+            if (*alive && onChunk)
+                onChunk(chunk, stampNs);
+        });
+    };
+    connect(
+        m_remote, &StreamingClient::finished, m_remote,
+        [this, queue, alive = m_alive](const RequestRecord& record) {
+            queue->post([this, alive, record]() mutable {
+                if (!*alive)
+                    return;
+                m_record = std::move(record);
+                m_remoteBusy = false;
+                Q_EMIT finished(m_record);
+            });
+        },
+        Qt::DirectConnection);
+}
+
+StreamingClient::~StreamingClient()
+{
+    if (!m_remote)
+        return;
+    *m_alive = false;
+    // Deleted in its own thread; at the latest as the threads end (after the last facade).
+    m_remote->deleteLater();
+}
+
 void StreamingClient::start(const Endpoint& endpoint, const ChatRequest& request)
 {
+    if (m_remote) {
+        m_remoteBusy = true;
+        QMetaObject::invokeMethod(
+            m_remote, [remote = m_remote, endpoint, request] { remote->start(endpoint, request); },
+            Qt::QueuedConnection);
+        return;
+    }
     m_endpoint = endpoint;
     m_parser = SseParser();
     m_assembler = StreamAssembler();
@@ -70,6 +116,15 @@ void StreamingClient::start(const Endpoint& endpoint, const ChatRequest& request
 
 void StreamingClient::cancel()
 {
+    if (m_remote) {
+        if (!m_remoteBusy)
+            return;
+        StreamingClient* remote = m_remote;
+        QMetaObject::invokeMethod(
+            remote, [remote] { remote->cancel(); }, Qt::BlockingQueuedConnection);
+        m_threads->drain(); // its last chunks and finished(), here and now as in the plain mode
+        return;
+    }
     m_connection->abort(makeFailure(FailureKind::Cancelled, QStringLiteral("Cancelled by the user"),
         QStringLiteral("Everything received before the cancel is kept.")));
 }

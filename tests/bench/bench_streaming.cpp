@@ -14,20 +14,36 @@
 // /metrics (in the dialect's format) and a simulated DCGM exporter every N ms while the client streams:
 // compare the stamp error with and without it (scraping must not change what the requests measure).
 //
+// With --parallel P the client keeps P streams in flight (all on the one thread, as the runner
+// does); with --curl each round of the client is followed by curl on the same streams (same
+// emulator, body, count and parallelism: CurlPass.h), and both CPU costs per token are reported
+// side by side. --rounds K alternates K such pairs, so a drifting machine load hits both alike.
+//
+// With --threads T the clients run threaded (StreamThreads.h): the sockets, stamps and decoding on
+// T threads of their own, the records handed back to this thread. The CPU reported is then this
+// thread's plus the stream threads'.
+//
 // Usage: bench_streaming [--requests N] [--tokens N] [--ttft-ms X] [--tps X]
 //                        [--dialect llama-server|vllm|sglang] [--scrape-ms N] [--json]
+//                        [--parallel P] [--curl] [--rounds K] [--threads T]
 #include "model/core/Clock.h"
 #include "model/core/Percentile.h"
 #include "model/run/TelemetryRecorder.h"
+#include "model/wire/StreamThreads.h"
 #include "model/wire/StreamingClient.h"
+#include "tests/bench/CurlPass.h"
+#include "tests/bench/StampCheck.h"
 #include "tests/support/Emulator.h"
 #include "tests/support/ExporterServer.h"
 
 #include <QCoreApplication>
+#include <QTemporaryDir>
 #include <QTextStream>
 #include <QThread>
 #include <cmath>
 #include <ctime>
+#include <memory>
+#include <unordered_map>
 
 using namespace qs;
 
@@ -70,15 +86,59 @@ QString line(const char* name, const Summary& s, const char* unit)
         .arg(s.max, 8, 'f', 3)
         .arg(QString::fromLatin1(unit));
 }
+// `requests` requests, `parallel` at once, every client on this thread (threaded on `threads` when
+// given). Returns the records in the order they finished; `cpuMs` is this thread's CPU time for
+// all of it, and the stream threads'.
+std::vector<RequestRecord> runClients(const Endpoint& endpoint, const ChatRequest& request, int requests,
+    int parallel, const std::shared_ptr<StreamThreads>& threads, double& cpuMs)
+{
+    std::vector<RequestRecord> records;
+    records.reserve(std::size_t(requests));
+    std::vector<std::unique_ptr<StreamingClient>> clients;
+    int started = 0;
+    for (int i = 0; i < parallel && i < requests; ++i) {
+        StreamingClient* c = clients
+                                 .emplace_back(threads ? std::make_unique<StreamingClient>(threads)
+                                                       : std::make_unique<StreamingClient>())
+                                 .get();
+        QObject::connect(c, &StreamingClient::finished, c, [&, c](const RequestRecord& r) {
+            records.push_back(r);
+            if (started < requests) {
+                ++started;
+                // Next pass of the event loop, as the runner does: not inside the client's signal.
+                QMetaObject::invokeMethod(
+                    c, [&, c] { c->start(endpoint, request); }, Qt::QueuedConnection);
+            }
+        });
+    }
+    const auto allCpuMs = [&] { return threadCpuMs() + (threads ? threads->cpuMs() : 0.0); };
+    const double cpuStart = allCpuMs();
+    for (auto& client : clients) {
+        ++started;
+        client->start(endpoint, request);
+    }
+    while (records.size() < std::size_t(requests))
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    cpuMs = allCpuMs() - cpuStart;
+    return records;
+}
+
+qint64 tokensWritten(const std::vector<emu::ServedRequest>& served)
+{
+    qint64 n = 0;
+    for (const emu::ServedRequest& s : served)
+        n += qint64(s.tokenWriteNs.size());
+    return n;
+}
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
-    int requests = 200, tokens = 32, scrapeMs = 0;
+    int requests = 200, tokens = 32, scrapeMs = 0, parallel = 1, rounds = 1, threadCount = 0;
     double ttftMs = 50, tps = 200;
-    bool json = false;
+    bool json = false, curl = false;
     emu::Dialect dialect = emu::Dialect::LlamaServer;
     QString dialectName = QStringLiteral("llama-server");
     for (int i = 0; i < args.size(); ++i) {
@@ -94,6 +154,14 @@ int main(int argc, char** argv)
             tps = v.toDouble(), ++i;
         else if (a == u"--scrape-ms")
             scrapeMs = v.toInt(), ++i;
+        else if (a == u"--parallel")
+            parallel = v.toInt(), ++i;
+        else if (a == u"--threads")
+            threadCount = v.toInt(), ++i;
+        else if (a == u"--rounds")
+            rounds = v.toInt(), ++i;
+        else if (a == u"--curl")
+            curl = true;
         else if (a == u"--json")
             json = true;
         else if (a == u"--dialect") {
@@ -107,9 +175,11 @@ int main(int argc, char** argv)
             return 2;
         }
     }
-    if (requests < 1 || tokens < 2 || tps <= 0 || ttftMs < 0 || scrapeMs < 0) {
+    if (requests < 1 || tokens < 2 || tps <= 0 || ttftMs < 0 || scrapeMs < 0 || parallel < 1 || rounds < 1
+        || threadCount < 0) {
         QTextStream(stderr)
-            << "need --requests >= 1, --tokens >= 2, --tps > 0, --ttft-ms >= 0, --scrape-ms >= 0\n";
+            << "need --requests >= 1, --tokens >= 2, --tps > 0, --ttft-ms >= 0, --scrape-ms >= 0, "
+               "--parallel >= 1, --rounds >= 1, --threads >= 0\n";
         return 2;
     }
 
@@ -125,7 +195,7 @@ int main(int argc, char** argv)
     // A DCGM exporter beside it (GB10-like, power following the emulator's load): a second page
     // parsed on every tick, as on a real Spark.
     emu::ExporterThread dcgm;
-    const emu::EmulatorServer* server = emulator.server();
+    emu::EmulatorServer* server = emulator.server();
     if (scrapeMs > 0
         && !dcgm.start(emu::ExporterConfig::simulated(
             emu::ExporterKind::Dcgm, QStringLiteral("q4km-like"), [server] { return server->load(); }))) {
@@ -136,12 +206,6 @@ int main(int argc, char** argv)
     endpoint.baseUrl = emulator.baseUrl();
     ChatRequest request = ChatRequest::fromPrompt(QStringLiteral("benchmark"));
     request.maxTokens = tokens + 10;
-
-    StreamingClient client;
-    std::vector<RequestRecord> records;
-    records.reserve(std::size_t(requests));
-    QObject::connect(
-        &client, &StreamingClient::finished, [&](const RequestRecord& r) { records.push_back(r); });
 
     // Scraping on: the recorder in its own thread, as BenchmarkRunner runs it.
     QThread telemetryThread;
@@ -161,15 +225,41 @@ int main(int argc, char** argv)
             Qt::BlockingQueuedConnection);
     }
 
-    const double cpuStart = threadCpuMs();
-    const qint64 wallStart = monotonicNs();
-    for (int i = 0; i < requests; ++i) {
-        client.start(endpoint, request);
-        while (records.size() < std::size_t(i + 1))
-            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+    QTemporaryDir curlDir;
+    const std::shared_ptr<StreamThreads> threads
+        = threadCount > 0 ? StreamThreads::create(threadCount) : nullptr;
+    const QByteArray body = QByteArray::fromStdString(buildChatBody(endpoint, request).dump());
+    const QUrl chatUrl = endpoint.url(QStringLiteral("/v1/chat/completions"));
+    std::vector<RequestRecord> records;
+    std::vector<emu::ServedRequest> served;
+    double cpuMs = 0, wallMs = 0, curlCpuMs = 0;
+    qint64 curlTokens = 0;
+    int curlFailures = 0;
+    QString curlError;
+    for (int round = 0; round < rounds; ++round) {
+        server->clearServedRequests();
+        double roundCpuMs = 0;
+        const qint64 wallStart = monotonicNs();
+        std::vector<RequestRecord> roundRecords
+            = runClients(endpoint, request, requests, parallel, threads, roundCpuMs);
+        wallMs += msBetween(wallStart, monotonicNs());
+        cpuMs += roundCpuMs;
+        std::move(roundRecords.begin(), roundRecords.end(), std::back_inserter(records));
+        for (emu::ServedRequest& s : server->servedRequests())
+            served.push_back(std::move(s));
+        if (!curl)
+            continue;
+        server->clearServedRequests();
+        const bench::CurlPass pass = bench::runCurl(chatUrl, body, requests, parallel, curlDir.path());
+        const std::vector<emu::ServedRequest> curlServed = server->servedRequests();
+        curlCpuMs += pass.cpuMs;
+        curlTokens += tokensWritten(curlServed);
+        curlFailures += requests - pass.ok;
+        for (const emu::ServedRequest& s : curlServed)
+            curlFailures += s.httpStatus == 200 && s.tokenWriteNs.size() == std::size_t(tokens) ? 0 : 1;
+        if (!pass.error.isEmpty())
+            curlError = pass.error;
     }
-    const double cpuMs = threadCpuMs() - cpuStart;
-    const double wallMs = msBetween(wallStart, monotonicNs());
     QMetaObject::invokeMethod(
         recorder, [&] { telemetry = recorder->stop(); }, Qt::BlockingQueuedConnection);
     telemetryThread.quit();
@@ -182,24 +272,24 @@ int main(int argc, char** argv)
         scrapedValues += qint64(t.values.size());
     }
 
-    const auto served = emulator.server()->servedRequests();
-    std::vector<double> stampErr, ttftErr, ttftVsScript, decodeErr, decodeVsScript, sendLatency;
-    int failures = 0, streamedTokens = 0, mismatched = 0;
-    for (std::size_t i = 0; i < records.size(); ++i) {
-        const RequestRecord& r = records[i];
-        if (!r.ok() || i >= served.size()) {
-            ++failures;
+    // Matched by response id, so any order of finishing works.
+    std::vector<const RequestRecord*> recordPtrs;
+    for (const RequestRecord& r : records)
+        recordPtrs.push_back(&r);
+    const bench::StampCheck check = bench::checkStamps(recordPtrs, served, false);
+    std::unordered_map<QString, const emu::ServedRequest*> servedById;
+    for (const emu::ServedRequest& s : served)
+        servedById.emplace(QString::fromLatin1(s.completionId), &s);
+    std::vector<double> ttftErr, ttftVsScript, decodeErr, decodeVsScript, sendLatency;
+    const int failures = check.failedRecords + check.unmatchedRecords;
+    const qint64 mismatched = check.lostEvents + check.receivedEvents - qint64(check.stampErrorMs.size());
+    const qint64 streamedTokens = qint64(check.stampErrorMs.size());
+    for (const RequestRecord& r : records) {
+        const auto it = servedById.find(r.response.responseId);
+        if (!r.ok() || it == servedById.end()
+            || r.response.tokenEvents.size() != it->second->tokenWriteNs.size())
             continue;
-        }
-        const emu::ServedRequest& s = served[i];
-        const auto& events = r.response.tokenEvents;
-        if (events.size() != s.tokenWriteNs.size()) {
-            ++mismatched;
-            continue;
-        }
-        streamedTokens += int(events.size());
-        for (std::size_t k = 0; k < events.size(); ++k)
-            stampErr.push_back(msBetween(s.tokenWriteNs[k], events[k].stampNs));
+        const emu::ServedRequest& s = *it->second;
         const double trueTtft = msBetween(r.timing.t0Ns, s.tokenWriteNs.front());
         ttftErr.push_back(*r.metrics.ttftAnyMs - trueTtft);
         ttftVsScript.push_back(*r.metrics.ttftAnyMs - ttftMs);
@@ -211,14 +301,17 @@ int main(int argc, char** argv)
     }
 
     QTextStream out(stdout);
-    const Summary stamp = summarize(stampErr), ttft = summarize(ttftErr);
-    const double cpuPerTokenUs = streamedTokens ? cpuMs * 1000.0 / streamedTokens : 0;
+    const Summary stamp = summarize(check.stampErrorMs), ttft = summarize(ttftErr);
+    const double cpuPerTokenUs = streamedTokens ? cpuMs * 1000.0 / double(streamedTokens) : 0;
+    const double curlPerTokenUs = curlTokens ? curlCpuMs * 1000.0 / double(curlTokens) : 0;
+    const bool bad = failures || mismatched || (curl && (curlFailures || !curlError.isEmpty()));
     if (json) {
         out << QStringLiteral(
             "{\"dialect\":\"%1\",\"requests\":%2,\"tokens_per_request\":%3,\"ttft_ms\":%4,\"tps\":%5,"
             "\"failures\":%6,\"mismatched\":%7,\"stamp_err_mean_ms\":%8,\"stamp_err_p99_ms\":%9,"
             "\"ttft_err_mean_ms\":%10,\"ttft_err_p99_ms\":%11,\"cpu_us_per_token\":%12,\"scrape_ms\":%13,"
-            "\"scrapes\":%14,\"scrape_errors\":%15,\"scrape_sources\":%16,\"scraped_values\":%17}\n")
+            "\"scrapes\":%14,\"scrape_errors\":%15,\"scrape_sources\":%16,\"scraped_values\":%17,"
+            "\"parallel\":%18,\"rounds\":%19")
                    .arg(dialectName)
                    .arg(requests)
                    .arg(tokens)
@@ -235,16 +328,28 @@ int main(int argc, char** argv)
                    .arg(scrapes)
                    .arg(scrapeErrors)
                    .arg(telemetry.sources.size())
-                   .arg(scrapedValues);
-        return failures || mismatched ? 1 : 0;
+                   .arg(scrapedValues)
+                   .arg(parallel)
+                   .arg(rounds);
+        out << QStringLiteral(",\"threads\":%1").arg(threadCount);
+        if (curl)
+            out << QStringLiteral(",\"curl_cpu_us_per_token\":%1,\"curl_failures\":%2")
+                       .arg(curlPerTokenUs, 0, 'f', 2)
+                       .arg(curlFailures);
+        out << "}\n";
+        return bad ? 1 : 0;
     }
-    out << QStringLiteral(
-        "bench_streaming: %1 requests × %2 tokens, %3 dialect, scripted TTFT %4 ms at %5 tok/s\n")
+    out << QStringLiteral("bench_streaming: %1 requests × %2 tokens, %3 dialect, scripted TTFT %4 ms at %5 "
+                          "tok/s, %6 at once%7\n")
                .arg(requests)
                .arg(tokens)
                .arg(dialectName)
                .arg(ttftMs)
-               .arg(tps);
+               .arg(tps)
+               .arg(parallel)
+               .arg((rounds > 1 ? QStringLiteral(", %1 rounds").arg(rounds) : QString())
+                   + (threadCount > 0 ? QStringLiteral(", threaded on %1 stream threads").arg(threadCount)
+                                      : QString()));
     out << QStringLiteral("  failures %1, token-count mismatches %2, wall %3 s\n")
                .arg(failures)
                .arg(mismatched)
@@ -263,11 +368,26 @@ int main(int argc, char** argv)
     out << line("decode_tps error vs emulator", summarize(decodeErr), "tok/s");
     out << line("decode_tps − scripted rate", summarize(decodeVsScript), "tok/s");
     out << line("request send → emulator read (ms)", summarize(sendLatency), "ms");
-    out << QStringLiteral("  client-thread CPU: %1 ms for %2 tokens = %3 µs per streamed token\n")
+    out << QString::fromUtf8(threadCount > 0
+            ? "  client CPU (this thread + stream threads): %1 ms for %2 tokens = %3 µs per streamed token\n"
+            : "  client-thread CPU: %1 ms for %2 tokens = %3 µs per streamed token\n")
                .arg(cpuMs, 0, 'f', 1)
                .arg(streamedTokens)
                .arg(cpuPerTokenUs, 0, 'f', 2);
+    if (curl) {
+        out << QStringLiteral(
+            "  curl (one process, %1 transfers at once): %2 ms CPU for %3 tokens = %4 µs per token%5\n")
+                   .arg(parallel)
+                   .arg(curlCpuMs, 0, 'f', 1)
+                   .arg(curlTokens)
+                   .arg(curlPerTokenUs, 0, 'f', 2)
+                   .arg(curlError.isEmpty() && !curlFailures
+                           ? QString()
+                           : QStringLiteral(" — %1 failed transfers %2").arg(curlFailures).arg(curlError));
+        out << QStringLiteral("  client / curl CPU per token: %1\n")
+                   .arg(curlPerTokenUs > 0 ? cpuPerTokenUs / curlPerTokenUs : 0, 0, 'f', 2);
+    }
     out << QStringLiteral("  goal: p99 stamp error < 1 ms on loopback → %1\n")
                .arg(stamp.p99 < 1.0 && ttft.p99 < 1.0 ? QStringLiteral("MET") : QStringLiteral("NOT MET"));
-    return failures || mismatched ? 1 : 0;
+    return bad ? 1 : 0;
 }

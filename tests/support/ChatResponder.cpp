@@ -84,6 +84,9 @@ bool ChatResponder::rejectEarly()
     }
     lookUpPrefix();
     m_script = m_config.scriptFor ? m_config.scriptFor(m_info) : m_config.script;
+    if (m_config.numberTokens)
+        for (qsizetype k = 0; k < m_script.content.size(); ++k)
+            m_script.content[k] = QStringLiteral("r%1t%2 ").arg(m_serial).arg(k);
     if (m_script.fault == Fault::HttpError) {
         if (const auto reply = m_writer->httpError(m_script.httpError, errorContext())) {
             replyNow(*reply);
@@ -128,6 +131,7 @@ void ChatResponder::storeInCache(bool answer)
 void ChatResponder::prepareStream()
 {
     m_ctx = m_writer->newChat(m_info, m_request, m_config);
+    m_state.updateServed(m_serial, [id = m_ctx.completionId](ServedRequest& r) { r.completionId = id; });
     m_ctx.reasoningParsed = m_script.reasoningMode == ReasoningMode::Parsed && !m_script.reasoning.isEmpty();
     m_ctx.logprobs = m_logprobs;
     m_plan = planTokens(m_script, *m_writer, m_config, requestedMaxTokens(m_info.body));

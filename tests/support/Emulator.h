@@ -138,6 +138,8 @@ struct RequestInfo {
 /// Monotonic stamps (qs::monotonicNs) of what the emulator did for one chat request, so a
 /// benchmark can compare the client's measurements with the truth.
 struct ServedRequest {
+    quint64 serial = 0; ///< order of arrival from 1 (ServerConfig::numberTokens writes it)
+    QByteArray completionId; ///< the `id` its chunks carry: matches a client's record to this one
     RequestInfo request;
     int httpStatus = 0;
     qint64 receivedNs = 0; ///< last byte of the request read
@@ -178,6 +180,13 @@ struct ServerConfig {
     /// still streaming when dropped is simply no longer recorded). Tests keep all of them; the
     /// app's simulated endpoints keep a few, so an hours-long run does not grow the log.
     std::size_t servedLogLimit = std::numeric_limits<std::size_t>::max();
+    /// Content token k of the request with serial s is written as "r<s>t<k> " instead of the
+    /// script's text, so a benchmark can tell that each event reached the request (and the
+    /// place) it belongs to: a misattributed event shows in the text itself.
+    bool numberTokens = false;
+    /// `GET /emulator/served` answers servedRequests() as JSON (serial, id, status and every
+    /// monotonic write stamp), for a benchmark in another process (bench_runner --emulator).
+    bool servedLogRoute = false;
 
     // ---- logprobs (docs/emulator.md, "Logprobs") ------------------------------------------
     /// vLLM `--max-logprobs`: a larger `top_logprobs` is a 400; -1 means the vocabulary.

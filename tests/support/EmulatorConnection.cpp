@@ -11,6 +11,35 @@ namespace qs::emu::detail {
 namespace {
 
 const QByteArray kChatPath = QByteArrayLiteral("/v1/chat/completions");
+const QByteArray kServedPath = QByteArrayLiteral("/emulator/served");
+
+// ServerConfig::servedLogRoute's body: written by hand, as a log of a long run holds hundreds of
+// thousands of stamps. Ids are the emulator's own ([A-Za-z0-9-] or a client's X-Request-Id): a
+// character that would need escaping is dropped.
+QByteArray servedLogJson(const std::vector<ServedRequest>& served)
+{
+    QByteArray out = "{\"requests\":[";
+    out.reserve(qsizetype(served.size()) * 256);
+    for (std::size_t i = 0; i < served.size(); ++i) {
+        const ServedRequest& r = served[i];
+        QByteArray id;
+        for (const char c : r.completionId)
+            if (c != '"' && c != '\\' && uchar(c) >= 0x20)
+                id += c;
+        out += (i ? ",{" : "{") + QByteArray("\"serial\":") + QByteArray::number(r.serial) + ",\"id\":\"" + id
+            + "\",\"status\":" + QByteArray::number(r.httpStatus)
+            + ",\"received_ns\":" + QByteArray::number(r.receivedNs)
+            + ",\"end_ns\":" + QByteArray::number(r.endNs) + ",\"token_write_ns\":[";
+        for (std::size_t k = 0; k < r.tokenWriteNs.size(); ++k) {
+            if (k)
+                out += ',';
+            out += QByteArray::number(r.tokenWriteNs[k]);
+        }
+        out += "]}";
+    }
+    out += "]}";
+    return out;
+}
 
 } // namespace
 
@@ -96,6 +125,11 @@ void Connection::serve(const HttpRequest& request)
         return;
     }
     const bool get = request.method == "GET";
+    if (config.servedLogRoute && request.path == kServedPath && get) {
+        reply(
+            *writer, HttpReply {200, QByteArrayLiteral("application/json"), servedLogJson(m_state.served())});
+        return;
+    }
     if (writer->isHealthGenerate(request.path) && get) {
         serveDelayedHealth(*writer, config);
         return;

@@ -26,6 +26,7 @@ quint64 ServerState::addServed(ServedRequest request)
 {
     std::lock_guard lock(m_mutex);
     const quint64 serial = m_nextSerial++;
+    request.serial = serial;
     m_served.emplace_back(serial, std::move(request));
     // Dropped in batches of the limit, so a long run pays O(1) per request on average.
     const std::size_t limit = std::max<std::size_t>(m_config.servedLogLimit, 1);
