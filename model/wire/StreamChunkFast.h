@@ -11,8 +11,9 @@ namespace qs {
 /// decodeChunk's fast path: one pass over the payload that validates all of it as strict JSON,
 /// exactly as nlohmann's parser does (RFC 8259 grammar, its whitespace, its UTF-8 and escape
 /// rules), and reads the fields of the chunks a stream is made of straight from the bytes —
-/// no document, no allocation but the decoded strings. Decoding every chunk through a JSON
-/// document cost about 80 % of the client's CPU per token.
+/// no document, no allocation but the decoded strings. Through a document, decoding took about a
+/// tenth of the client thread's CPU (perf, bench_streaming with 32 vLLM streams); this way about a
+/// third of that. The rest is the socket, the event loop and the kernel (docs/benchmarks.md).
 ///
 /// Returns nothing whenever the payload is not an ordinary chunk, and decodeChunk then reads it
 /// with the document (decodeChunkWithDom), which stays the definition: invalid JSON, anything
