@@ -24,7 +24,7 @@ SnapshotJob LiveSnapshots::take()
     }
     return [grown = m_grown]() -> std::shared_ptr<const RunResult> {
         const std::lock_guard lock(grown->runMutex);
-        std::vector<std::vector<RunRecord>> batches;
+        std::vector<RecordList> batches;
         {
             const std::lock_guard handedLock(grown->handedMutex);
             batches.swap(grown->handed);
@@ -32,11 +32,9 @@ SnapshotJob LiveSnapshots::take()
                 grown->run.untilDecided = *std::exchange(grown->untilDecided, std::nullopt);
         }
         // In the order taken, whichever job runs first: every snapshot is a prefix of the run.
-        std::vector<RunRecord>& records = grown->run.records;
-        for (std::vector<RunRecord>& batch : batches)
-            records.insert(
-                records.end(), std::make_move_iterator(batch.begin()), std::make_move_iterator(batch.end()));
-        return std::make_shared<const RunResult>(grown->run);
+        for (const RecordList& batch : batches)
+            grown->run.records.append(batch);
+        return std::make_shared<const RunResult>(grown->run); // the records shared, not copied
     };
 }
 

@@ -330,7 +330,8 @@ int runRun(const QStringList& args)
             err << "  ETA " << durationText(*pr.etaMs);
         err.flush();
     });
-    QObject::connect(&controller, &RunController::recordFinished, [&](const RunRecord& r) {
+    QObject::connect(&controller, &RunController::recordFinished, [&](const SharedRecord& shared) {
+        const RunRecord& r = *shared;
         if (quiet || tty)
             return;
         const RequestMetrics& m = r.request.metrics;

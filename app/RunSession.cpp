@@ -56,7 +56,7 @@ RunSession::RunSession(QObject* parent)
             QStringLiteral("Running: %1 of %2 requests, %3 failed").arg(p.done).arg(p.total).arg(p.failed),
             0);
     });
-    connect(m_controller, &RunController::recordFinished, this, [this](const RunRecord& r) {
+    connect(m_controller, &RunController::recordFinished, this, [this](const SharedRecord& r) {
         if (m_snapshots) {
             m_snapshots->add(r);
             m_liveDirty = true;

@@ -9,6 +9,17 @@ void internJson(RunRecord& record, JsonInterner& pool)
     record.gates = pool.intern(record.gates);
     record.gateDetails = pool.intern(record.gateDetails);
     record.test = pool.intern(record.test);
+    // The short texts every response of an endpoint repeats: each would otherwise be its own
+    // allocation in every record (~0.4 KB a record of a long run).
+    RequestRecord& q = record.request;
+    q.endpointLabel = pool.intern(q.endpointLabel);
+    q.contentType = pool.intern(q.contentType);
+    q.serverHeader = pool.intern(q.serverHeader);
+    AssembledResponse& a = q.response;
+    a.finishReason = pool.intern(a.finishReason);
+    a.role = pool.intern(a.role);
+    a.model = pool.intern(a.model);
+    a.systemFingerprint = pool.intern(a.systemFingerprint);
 }
 
 QString runOrderId(RunOrder order)

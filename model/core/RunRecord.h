@@ -5,6 +5,7 @@
 #include "model/core/JsonInterner.h"
 #include "model/core/Judging.h"
 #include "model/core/RequestRecord.h"
+#include "model/core/SharedItems.h"
 #include "model/core/Telemetry.h"
 
 #include <QDateTime>
@@ -31,9 +32,17 @@ struct RunRecord {
     SharedJson gateDetails = SharedJson::emptyObject(); ///< reasons and character ranges
 };
 
-/// Shares the record's request body, gate verdicts and test id with equal ones already in `pool`: how the
-/// runner and the loaders keep a long run's records at the cost of their own measurements.
+/// Shares the record's request body, gate verdicts, test id and the short texts every response
+/// repeats (labels, content type, server, finish reason, role, model, fingerprint) with equal ones
+/// already in `pool`: how the runner and the loaders keep a long run's records at the cost of
+/// their own measurements.
 void internJson(RunRecord& record, JsonInterner& pool);
+
+/// A run's records: copies share them (SharedItems), so the runner, the dashboard's growing copy
+/// and every snapshot of a live run hold each record once.
+using RecordList = SharedItems<RunRecord>;
+/// One finished record, shared read-only between the runner and whoever shows it.
+using SharedRecord = std::shared_ptr<const RunRecord>;
 
 enum class RunOrder {
     Interleaved, ///< per test, endpoints alternate A B, B A, … so drift hits every arm alike
@@ -82,7 +91,7 @@ struct RunResult {
     nlohmann::json suite; ///< the suite as run (Suite::raw plus its source)
     RunSettings settings;
     std::vector<RunEndpoint> endpoints;
-    std::vector<RunRecord> records;
+    RecordList records;
     Telemetry telemetry; ///< what the servers spent (empty when not scraped)
     Judging judging; ///< what an LLM judge said of the answers (empty when none judged)
     bool complete = false; ///< false for a cancelled run or one recovered from a journal

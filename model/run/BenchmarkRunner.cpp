@@ -97,6 +97,9 @@ void BenchmarkRunner::start(RunRequest request)
     m_result = RunResult();
     m_result.untilDecided = m_request.untilDecided;
     m_sharedJson.clear();
+    m_journaled.clear();
+    m_recordsInJournal = false;
+    m_urls.assign(m_request.endpoints.size(), QUrl());
     m_result.toolVersion = QStringLiteral(QS_VERSION);
     m_result.host = QHostInfo::localHostName();
     m_result.startedAt = QDateTime::currentDateTimeUtc();
@@ -223,6 +226,8 @@ void BenchmarkRunner::beginRequests()
                 QStringLiteral("cannot write the journal %1: %2").arg(m_request.journalPath, error));
             return;
         }
+        // A run with rounds judges every record so far after each round: those stay in memory.
+        m_recordsInJournal = m_journal.canReadBack() && m_request.rounds.empty();
     }
     planRound();
     if (!targets.empty()) {
@@ -444,7 +449,8 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
 {
     --m_progress.inFlight;
     Conversation& conversation = *slot.conversation;
-    RunRecord record;
+    auto shared = std::make_shared<RunRecord>();
+    RunRecord& record = *shared;
     record.endpoint = slot.endpoint;
     record.test = m_request.suite.tests[std::size_t(slot.test)].id;
     record.turn = conversation.turn();
@@ -455,6 +461,12 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
     record.startOffsetMs = msBetween(m_startNs, t0);
     record.startedAt = m_result.startedAt.addMSecs(qint64(record.startOffsetMs));
     record.request = request;
+    // Every request of an endpoint goes to the same URL: held once (a URL is ~0.3 KB a record).
+    QUrl& url = m_urls[std::size_t(slot.endpoint)];
+    if (url == record.request.url)
+        record.request.url = url;
+    else
+        url = record.request.url;
     ++m_stats.requests;
     // Judge the answer now, so the journal, the live view and the file all carry the verdicts.
     applyGates(record, m_request.suite, *m_gatePatterns);
@@ -463,7 +475,12 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
     if (m_journal.isOpen()) {
         // Said once (a full disk fails every append): the run goes on, every request stays in
         // memory for the results file, and the journal marks where lines are missing.
-        const QString error = m_journal.append(record);
+        JournalSpan line;
+        const QString error = m_journal.append(record, &line);
+        if (m_recordsInJournal)
+            m_journaled.push_back(line);
+        if (m_recordsInJournal && line.written())
+            record.request.response.tokenEvents = TokenTimeline(); // its metrics are computed
         if (!error.isEmpty() && m_journal.failedRecords() == 1)
             Q_EMIT warning(QStringLiteral("%1. The run goes on and keeps every request for the results file "
                                           "saved at the end; until then a crash loses what the journal "
@@ -471,11 +488,12 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
                                           "are not reported.")
                                .arg(error));
     }
-    m_result.records.push_back(record);
+    if (!m_recordsInJournal || !m_journaled.back().written())
+        m_result.records.push_back(SharedRecord(shared));
     ++m_progress.done;
     if (!request.ok())
         ++m_progress.failed;
-    Q_EMIT recordFinished(record);
+    Q_EMIT recordFinished(std::move(shared));
 
     if (request.ok())
         conversation.addReply(request);
@@ -549,6 +567,7 @@ void BenchmarkRunner::finishRun()
         m_result.note = QStringLiteral("cancelled by the user after %1 of %2 requests")
                             .arg(m_progress.done)
                             .arg(m_progress.total);
+    readBackRecords();
     warnCorruptedStreams();
     m_stats.wallMs = msBetween(m_startNs, monotonicNs());
     m_stats.runnerCpuMs = threadCpuMs() - m_cpuStartMs;
@@ -569,7 +588,7 @@ void BenchmarkRunner::warnCorruptedStreams()
     // Each such request is already a failure with its bytes quoted; this says where, at the end,
     // so a proxy damaging one endpoint's streams is not lost among the run's other failures.
     std::map<int, std::pair<int, int>> perEndpoint; // requests, of which corrupted
-    for (const RunRecord& r : m_result.records) {
+    for (const RunRecord& r : std::as_const(m_result.records)) { // const: never copies a shared record
         auto& [requests, corrupted] = perEndpoint[r.endpoint];
         ++requests;
         corrupted += r.request.failure.kind == FailureKind::MalformedStream ? 1 : 0;
@@ -582,6 +601,48 @@ void BenchmarkRunner::warnCorruptedStreams()
                            .arg(m_result.endpoints[std::size_t(endpoint)].endpoint.displayName())
                            .arg(counts.second)
                            .arg(counts.first));
+    }
+}
+
+void BenchmarkRunner::readBackRecords()
+{
+    if (!std::exchange(m_recordsInJournal, false))
+        return;
+    std::vector<JournalSpan> written;
+    written.reserve(m_journaled.size());
+    for (const JournalSpan& line : m_journaled)
+        if (line.written())
+            written.push_back(line);
+    QStringList errors;
+    std::vector<std::optional<RunRecord>> back = m_journal.readBackRecords(written, &errors);
+    // In the order the requests finished: read back where a line was written, held otherwise.
+    RecordList held = std::exchange(m_result.records, RecordList());
+    m_result.records.reserve(m_journaled.size());
+    std::size_t next = 0, nextHeld = 0;
+    int lost = 0;
+    for (const JournalSpan& line : m_journaled) {
+        if (!line.written()) {
+            m_result.records.push_back(held.shared(nextHeld++));
+            continue;
+        }
+        std::optional<RunRecord>& record = back[next++];
+        if (!record) {
+            ++lost;
+            continue;
+        }
+        internJson(*record, m_sharedJson);
+        m_result.records.push_back(std::move(*record));
+    }
+    m_journaled.clear();
+    if (lost > 0) {
+        const QString why
+            = QStringLiteral("%1 finished requests could not be read back from the run's journal "
+                             "(%2); they are not in the results")
+                  .arg(lost)
+                  .arg(errors.isEmpty() ? QStringLiteral("the journal was changed during the run")
+                                        : errors.first());
+        m_result.note = m_result.note.isEmpty() ? why : m_result.note + QStringLiteral("; ") + why;
+        Q_EMIT warning(why);
     }
 }
 

@@ -11,6 +11,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QUrl>
 #include <atomic>
 #include <map>
 #include <memory>
@@ -107,7 +108,8 @@ public:
 
 Q_SIGNALS:
     void progress(const qs::RunProgress& progress);
-    void recordFinished(const qs::RunRecord& record);
+    /// A request finished: its record, shared with the run's result (never copied per receiver).
+    void recordFinished(qs::SharedRecord record);
     void liveDeltas(const QList<qs::LiveDelta>& deltas); ///< at most every 50 ms
     void warning(const QString& message);
     /// One scrape of one metrics source, reduced to what the Server charts plot. Emitted from the
@@ -145,6 +147,7 @@ private:
     void planRound();
     void warnCorruptedStreams();
     void completeRun();
+    void readBackRecords();
     void doCancel();
 
     RunRequest m_request;
@@ -156,8 +159,17 @@ private:
     std::vector<EndpointProbe*> m_probes;
     int m_probesPending = 0;
     RunJournal m_journal;
+    /// A long run keeps its records in the journal, not in memory (issue #24): with a journal that
+    /// can be read back and no rounds to judge between, a record journaled whole is held only by
+    /// whoever shows it (without its token timeline: the live views count the stream's deltas),
+    /// and readBackRecords() reads every one back when the run ends.
+    bool m_recordsInJournal = false;
+    /// Per finished record, in order, while m_recordsInJournal: where its journal line is, or
+    /// not written (a full disk), when it is held in m_result.records instead.
+    std::vector<JournalSpan> m_journaled;
     std::optional<GatePatterns> m_gatePatterns; ///< the suite's, compiled once per run
     JsonInterner m_sharedJson; ///< the run's distinct request bodies and gate verdicts
+    std::vector<QUrl> m_urls; ///< per endpoint: the URL its records share
     QTimer* m_liveTimer = nullptr;
     QList<LiveDelta> m_live;
     RunProgress m_progress;

@@ -26,7 +26,7 @@ public:
 
 Q_SIGNALS:
     void progress(const qs::RunProgress& progress);
-    void recordFinished(const qs::RunRecord& record);
+    void recordFinished(qs::SharedRecord record);
     void liveDeltas(const QList<qs::LiveDelta>& deltas);
     void warning(const QString& message);
     void serverPoint(const qs::ServerPoint& point); ///< live telemetry (see BenchmarkRunner)

@@ -255,7 +255,7 @@ private:
     std::size_t m_next = 0;
     std::size_t m_current = 0;
     std::vector<RunEndpoint> m_endpoints;
-    std::vector<RunRecord> m_records;
+    RecordList m_records;
     JsonInterner m_sharedJson; ///< the file's distinct request bodies and gate verdicts, held once
     bool m_inTelemetry = false;
     bool m_inSamples = false;

@@ -160,6 +160,7 @@ QString RunJournal::path() const
 QString RunJournal::open(const QString& path, const RunResult& header)
 {
     const std::lock_guard lock(m_mutex);
+    m_reader.close();
     closeFile(m_file, false);
     m_endpoints = header.endpoints;
     m_sources.clear();
@@ -202,6 +203,11 @@ QString RunJournal::open(const QString& path, const RunResult& header)
         QFile::remove(path);
         return QStringLiteral("cannot write the run journal %1: %2").arg(nativePath(path), why);
     }
+    // A second handle for readBack(): it keeps the file's data reachable even if its name goes.
+    // Without it the run still journals; only what the runner let go of stays in the journal.
+    m_reader.setFileName(path);
+    if (!m_reader.open(QIODevice::ReadOnly))
+        m_reader.setFileName(QString());
     return {};
 }
 
@@ -234,7 +240,7 @@ QString RunJournal::writeLine(const std::string& line, bool isRecord)
     return {};
 }
 
-QString RunJournal::append(const RunRecord& record)
+QString RunJournal::append(const RunRecord& record, JournalSpan* written)
 {
     // Serialized outside the lock: the telemetry thread never waits for a record's JSON.
     std::string line;
@@ -249,7 +255,74 @@ QString RunJournal::append(const RunRecord& record)
     QString error = writeLine(line, true);
     if (!error.isEmpty())
         ++m_failedRecords;
+    else if (written) // after a gap line, when one went first
+        *written = {m_file.size() - qint64(line.size()), qint64(line.size()) - 1};
     return error;
+}
+
+bool RunJournal::canReadBack() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_reader.isOpen();
+}
+
+std::vector<std::optional<RunRecord>> RunJournal::readBackRecords(
+    const std::vector<JournalSpan>& spans, QStringList* errors) const
+{
+    std::vector<std::optional<RunRecord>> out;
+    out.reserve(spans.size());
+    std::vector<RunEndpoint> endpoints;
+    {
+        const std::lock_guard lock(m_mutex);
+        endpoints = m_endpoints;
+    }
+    results::FastRecordReader quick(endpoints);
+    for (const JournalSpan& span : spans) {
+        QString error;
+        const std::optional<QByteArray> line = readBack(span, &error);
+        if (line) {
+            const std::string_view text(line->constData(), std::size_t(line->size()));
+            out.push_back(quick.read(text));
+            if (!out.back()) {
+                try {
+                    out.back() = recordFromJson(parseJsonDocument(*line, "journal"), endpoints,
+                        "journal at byte " + std::to_string(span.offset));
+                } catch (const std::exception& e) {
+                    error = QString::fromUtf8(e.what());
+                }
+            }
+        } else
+            out.emplace_back();
+        if (!out.back() && errors)
+            *errors << error;
+    }
+    return out;
+}
+
+std::optional<QByteArray> RunJournal::readBack(JournalSpan span, QString* error) const
+{
+    const std::lock_guard lock(m_mutex);
+    QString why;
+    if (!span.written() || span.length <= 0)
+        why = QStringLiteral("nothing was written there");
+    else if (!m_reader.isOpen())
+        why = QStringLiteral("the journal is not open");
+    else if (!m_reader.seek(span.offset))
+        why = m_reader.errorString();
+    else {
+        QByteArray line = m_reader.read(span.length);
+        if (line.size() == span.length)
+            return line;
+        why = QStringLiteral("%1 of %2 bytes read (was the journal cut short?)")
+                  .arg(line.size())
+                  .arg(span.length);
+    }
+    if (error)
+        *error = QStringLiteral("cannot read back the run journal %1 at byte %2: %3")
+                     .arg(nativePath(m_file.fileName()))
+                     .arg(span.offset)
+                     .arg(why);
+    return std::nullopt;
 }
 
 int RunJournal::failedRecords() const
@@ -296,6 +369,7 @@ QString RunJournal::appendTelemetry(
 void RunJournal::close(bool remove)
 {
     const std::lock_guard lock(m_mutex);
+    m_reader.close();
     closeFile(m_file, remove);
 }
 

@@ -12,6 +12,13 @@
 
 namespace qs {
 
+/// Where append() wrote a record's line: its first byte and its length (without the line end).
+struct JournalSpan {
+    qint64 offset = -1; ///< -1: not written
+    qint64 length = 0;
+    bool written() const { return offset >= 0; }
+};
+
 /// An append-only journal of a run in progress (`<out>.journal`, JSON Lines): the header as the
 /// first line, then one line per finished request and one per telemetry scrape, each handed to
 /// the kernel before append()/appendTelemetry() returns — so killing the process, even with
@@ -35,7 +42,18 @@ public:
     /// Appends one record. Returns an error message or "". A failed line (disk full) leaves no
     /// trace but a count: the next line that can be written is preceded by a `{"journal_gap": …}`
     /// line saying how many records and samples are missing there, so recovery can say so.
-    QString append(const RunRecord& record);
+    QString append(const RunRecord& record, JournalSpan* written = nullptr);
+    /// The line append() wrote at `span`, read back from the journal — through a handle opened
+    /// with it, so a journal deleted during the run still reads. How the runner gets back what it
+    /// let go of (a long run's token timelines; they live here, not in memory). Thread-safe.
+    /// nullopt when it cannot be read (the message in `error`).
+    std::optional<QByteArray> readBack(JournalSpan span, QString* error = nullptr) const;
+    /// The records at `spans`, read back and parsed as recovery would; nullopt for one that
+    /// cannot be read or parsed, with a message in `errors`.
+    std::vector<std::optional<RunRecord>> readBackRecords(
+        const std::vector<JournalSpan>& spans, QStringList* errors = nullptr) const;
+    /// Whether readBack() can work (the second handle opened with the journal).
+    bool canReadBack() const;
     /// How many append() calls failed since open() (the runner warns on the first).
     int failedRecords() const;
     /// Appends one scrape of telemetry source `sourceIndex`: the sample, plus whatever `source`'s
@@ -64,6 +82,7 @@ private:
 
     mutable std::mutex m_mutex;
     QFile m_file;
+    mutable QFile m_reader; ///< the same file, for readBack()
     std::vector<RunEndpoint> m_endpoints;
     std::map<int, SourceWritten> m_sources;
     int m_failedRecords = 0;

@@ -97,9 +97,9 @@ struct Span {
 
 /// Reads `spans` in order into `out`; false when one is bad.
 bool readSpans(Lane& lane, const Span* spans, std::size_t count, std::size_t firstIndex,
-    const std::vector<RunEndpoint>& endpoints, const std::string& source, std::vector<RunRecord>& out)
+    const std::vector<RunEndpoint>& endpoints, const std::string& source, RecordList& out)
 {
-    out.reserve(count);
+    out.reserve(out.size() + count);
     for (std::size_t i = 0; i < count; ++i) {
         std::optional<RunRecord> record = lane.reader.read(spans[i].text, spans[i].readableAfter);
         if (!record) {
@@ -177,7 +177,7 @@ private:
     {
         const std::size_t n = m_spans.size();
         const std::size_t first = m_result.records.size();
-        std::vector<RunRecord> second;
+        RecordList second;
         bool ok = false;
         if (n >= 64) {
             // The second half on another thread: two cores read twice as fast.
@@ -193,8 +193,7 @@ private:
             ok = readSpans(
                 m_lanes[0], m_spans.data(), n, first, m_result.endpoints, m_source, m_result.records);
         }
-        for (RunRecord& r : second)
-            m_result.records.push_back(std::move(r));
+        m_result.records.append(second);
         return ok;
     }
 

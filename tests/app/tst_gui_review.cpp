@@ -231,7 +231,7 @@ private Q_SLOTS:
     {
         // Build the file from the fixture: the same records, renumbered as more iterations.
         RunResult big = loadResults(fixture());
-        const std::vector<RunRecord> base = big.records;
+        const RecordList base = big.records;
         big.records.clear();
         big.records.reserve(100000);
         for (int copy = 0; big.records.size() < 100000; ++copy)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // LiveSnapshots (app/LiveSnapshots): the live run's records copied for the views. Every snapshot
-// is a prefix of the run, whichever job runs first; and a snapshot shares each record's request
-// body and gate verdicts with the records handed in (a run of hours is copied twice a second).
+// is a prefix of the run, whichever job runs first; and a snapshot holds the very records handed in,
+// never a copy (a run of hours is snapshotted twice a second).
 #include "app/LiveSnapshots.h"
 
 #include <QtTest>
@@ -10,15 +10,16 @@ using namespace qs;
 
 namespace {
 
-RunRecord recordNumber(int i)
+SharedRecord recordNumber(int i)
 {
-    RunRecord r;
+    auto shared = std::make_shared<RunRecord>();
+    RunRecord& r = *shared;
     r.test = QStringLiteral("t");
     r.iteration = i;
     r.request.requestBody = nlohmann::json {{"messages", nlohmann::json::array({{{"content", i}}})}};
     r.gates = {{"non_empty", true}};
     r.gateDetails = {{"non_empty", {{"verdict", "pass"}, {"reason", std::string(200, 'x')}}}};
-    return r;
+    return shared;
 }
 
 } // namespace
@@ -48,10 +49,10 @@ private slots:
         }
     }
 
-    void aSnapshotSharesTheRecordsJsonInsteadOfCopyingIt()
+    void aSnapshotHoldsTheRecordsHandedInNotCopies()
     {
         app::LiveSnapshots snapshots(RunResult {});
-        std::vector<RunRecord> handed;
+        std::vector<SharedRecord> handed;
         for (int i = 1; i <= 3; ++i) {
             handed.push_back(recordNumber(i));
             snapshots.add(handed.back());
@@ -60,17 +61,18 @@ private slots:
         snapshots.add(recordNumber(4));
         const std::shared_ptr<const RunResult> second = snapshots.take()();
         QCOMPARE(int(second->records.size()), 4);
-        for (std::size_t i = 0; i < handed.size(); ++i) {
-            for (const auto* s : {first.get(), second.get()}) {
-                const RunRecord& r = s->records[i];
-                QVERIFY(r.request.requestBody.sharesWith(handed[i].request.requestBody));
-                QVERIFY(r.gates.sharesWith(handed[i].gates));
-                QVERIFY(r.gateDetails.sharesWith(handed[i].gateDetails));
-            }
-        }
-        // A record changed afterwards (gates applied again) leaves the snapshots as they were.
-        handed[0].gates.edit()["non_empty"] = false;
+        for (std::size_t i = 0; i < handed.size(); ++i)
+            for (const auto* s : {first.get(), second.get()})
+                QCOMPARE(&s->records[i], handed[i].get());
+        // Writing through a copy of a snapshot copies that record first: the runner's record and
+        // every snapshot stay as they were.
+        RunResult edited = *second;
+        edited.records[0].gates.edit()["non_empty"] = false;
+        QVERIFY(&edited.records[0] != handed[0].get());
+        QCOMPARE((*handed[0]->gates)["non_empty"], nlohmann::json(true));
         QCOMPARE((*first->records[0].gates)["non_empty"], nlohmann::json(true));
+        QCOMPARE((*edited.records[0].gates)["non_empty"], nlohmann::json(false));
+        QCOMPARE(&std::as_const(edited.records)[1], handed[1].get()); // the others still shared
     }
 };
 

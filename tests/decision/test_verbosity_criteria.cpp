@@ -212,7 +212,7 @@ TEST(VerbosityCriterion, ThinkingOnAndToolCallsAreLeftOut)
     // The candidate thinks at length when asked, and its tool calls carry long arguments: neither is
     // a spoken answer. Its answers proper are as long as the baseline's.
     RunResult r = run(scaled(1.0));
-    const std::vector<RunRecord> answers = r.records;
+    const RecordList answers = r.records;
     for (const RunRecord& rec : answers) {
         RunRecord think = rec;
         think.test = QStringLiteral("think-") + rec.test;

@@ -14,7 +14,8 @@ namespace qs::test {
 
 /// What a run through RunController delivered, signal by signal.
 struct Outcome {
-    std::vector<RunRecord> records;
+    std::vector<RunRecord> records; ///< copies of the records as they arrived
+    std::vector<SharedRecord> shared; ///< the records themselves, as the runner handed them out
     std::optional<RunResult> result;
     QString failed;
     QStringList warnings;
@@ -30,8 +31,9 @@ inline Outcome run(
     RunController controller;
     Outcome o;
     bool done = false;
-    QObject::connect(&controller, &RunController::recordFinished, [&](const RunRecord& r) {
-        o.records.push_back(r);
+    QObject::connect(&controller, &RunController::recordFinished, [&](const SharedRecord& r) {
+        o.records.push_back(*r);
+        o.shared.push_back(r);
         if (onRecord)
             onRecord(controller, o);
     });

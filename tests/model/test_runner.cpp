@@ -63,6 +63,16 @@ RunEndpoint runEndpoint(const Served& served, const QString& label)
     return e;
 }
 
+/// The small suite (one test of each kind, 2 runs) against endpoints A and B, journaled in `dir`.
+RunRequest smallRun(const Served& a, const Served& b, const QTemporaryDir& dir)
+{
+    RunRequest request;
+    request.suite = smallSuite(1, 2);
+    request.endpoints = {runEndpoint(a, QStringLiteral("A")), runEndpoint(b, QStringLiteral("B"))};
+    request.journalPath = dir.filePath(QStringLiteral("run.json.journal"));
+    return request;
+}
+
 } // namespace
 
 TEST(Runner, RunsThePlanJournalsEveryRecordAndGrowsConversations)
@@ -70,10 +80,7 @@ TEST(Runner, RunsThePlanJournalsEveryRecordAndGrowsConversations)
     Served llama(echoServer(emu::Dialect::LlamaServer));
     Served vllm(echoServer(emu::Dialect::Vllm));
     QTemporaryDir dir;
-    RunRequest request;
-    request.suite = smallSuite(1, 2);
-    request.endpoints = {runEndpoint(llama, QStringLiteral("A")), runEndpoint(vllm, QStringLiteral("B"))};
-    request.journalPath = dir.filePath(QStringLiteral("run.json.journal"));
+    RunRequest request = smallRun(llama, vllm, dir);
     const Outcome o = run(request);
     ASSERT_TRUE(o.failed.isEmpty()) << o.failed.toStdString();
     ASSERT_TRUE(o.result);
@@ -130,6 +137,61 @@ TEST(Runner, RunsThePlanJournalsEveryRecordAndGrowsConversations)
             }
         }
     EXPECT_EQ(shared, 2 * 5 * 2); // per endpoint, 5 requests per iteration, each seen from both sides
+}
+
+// A long run keeps its records in its journal, not in memory (issue #24): the runner lets go of
+// each one once journaled, the records the live views get have no token timeline (their metrics
+// are computed), and the finished result reads every record back whole — each saving to exactly
+// the line the journal got when it finished.
+TEST(Runner, RecordsWaitInTheJournalAndComeBackWhole)
+{
+    Served llama(echoServer(emu::Dialect::LlamaServer));
+    Served vllm(echoServer(emu::Dialect::Vllm));
+    QTemporaryDir dir;
+    RunRequest request = smallRun(llama, vllm, dir);
+    const Outcome o = run(request);
+    ASSERT_TRUE(o.failed.isEmpty()) << o.failed.toStdString();
+    ASSERT_TRUE(o.result);
+    const RunResult& r = *o.result;
+    ASSERT_EQ(o.records.size(), r.records.size());
+    for (const RunRecord& live : o.records) {
+        ASSERT_TRUE(live.request.ok());
+        EXPECT_GT(live.request.metrics.tokenEvents, 0);
+        EXPECT_TRUE(live.request.response.tokenEvents.empty());
+    }
+    for (const SharedRecord& live : o.shared) // nobody but the receiver held on to them
+        EXPECT_EQ(live.use_count(), 1);
+    QFile journal(request.journalPath);
+    ASSERT_TRUE(journal.open(QIODevice::ReadOnly));
+    QList<QByteArray> lines = journal.readAll().split('\n');
+    std::size_t next = 0;
+    for (qsizetype i = 1; i < lines.size(); ++i) {
+        const auto j = nlohmann::json::parse(lines[i].toStdString(), nullptr, false);
+        if (!j.is_object() || j.contains("telemetry"))
+            continue;
+        ASSERT_LT(next, r.records.size());
+        const RunRecord& rec = r.records[next++];
+        EXPECT_EQ(qsizetype(rec.request.response.tokenEvents.size()), rec.request.metrics.tokenEvents);
+        EXPECT_EQ(recordToJson(rec, r.endpoints).dump(), j.dump()) << "record " << next - 1;
+    }
+    EXPECT_EQ(next, r.records.size());
+    // The stamps are the client's, on the run's clock: the first token after t0, within the request.
+    for (const RunRecord& rec : r.records) {
+        const RequestTiming& t = rec.request.timing;
+        ASSERT_FALSE(rec.request.response.tokenEvents.empty());
+        EXPECT_GE(rec.request.response.tokenEvents.front().stampNs, t.t0Ns);
+        EXPECT_LE(rec.request.response.tokenEvents.back().stampNs, t.endNs);
+    }
+
+    // Without a journal nothing is let go of: the result holds the very records handed out.
+    request.journalPath.clear();
+    const Outcome plain = run(request);
+    ASSERT_TRUE(plain.result);
+    for (const RunRecord& live : plain.records)
+        EXPECT_EQ(qsizetype(live.request.response.tokenEvents.size()), live.request.metrics.tokenEvents);
+    ASSERT_EQ(plain.shared.size(), plain.result->records.size());
+    for (std::size_t i = 0; i < plain.shared.size(); ++i)
+        EXPECT_EQ(plain.shared[i].get(), &plain.result->records[i]);
 }
 
 TEST(Runner, DeadEndpointIsSkippedAndNoneReachableFails)

@@ -6,12 +6,25 @@
 #include "model/core/SharedJson.h"
 #include "model/core/TestNumbering.h"
 
+#include <algorithm>
+#include <atomic>
 #include <gtest/gtest.h>
 #include <limits>
 #include <thread>
 
 using namespace qs;
 using json = nlohmann::json;
+
+namespace {
+/// A record that says which it is.
+RunRecord iterationRecord(int iteration)
+{
+    RunRecord r;
+    r.test = QStringLiteral("t");
+    r.iteration = iteration;
+    return r;
+}
+} // namespace
 
 TEST(SharedJson, CopiesShareUntilOneIsEdited)
 {
@@ -140,6 +153,8 @@ TEST(JsonInterner, ARecordsBodyAndVerdictsAreShared)
         r.gates = {{"non_empty", true}};
         r.gateDetails = {{"non_empty", {{"verdict", "pass"}, {"reason", "3 characters"}}}};
         r.test = QStringLiteral("factual-") + QString::number(1); // built apart, as a reader does
+        r.request.response.model = QStringLiteral("qwen3-") + QString::number(4);
+        r.request.serverHeader = QStringLiteral("llama.cpp/") + QString::number(7);
     }
     records[2].gateDetails = {{"non_empty", {{"verdict", "pass"}, {"reason", "4 characters"}}}};
     for (RunRecord& r : records)
@@ -150,6 +165,9 @@ TEST(JsonInterner, ARecordsBodyAndVerdictsAreShared)
     EXPECT_FALSE(records[2].gateDetails.sharesWith(records[0].gateDetails));
     EXPECT_EQ(pool.size(), 4u);
     EXPECT_EQ(records[2].test.constData(), records[0].test.constData());
+    // The short texts every response repeats are held once too.
+    EXPECT_EQ(records[2].request.response.model.constData(), records[0].request.response.model.constData());
+    EXPECT_EQ(records[1].request.serverHeader.constData(), records[0].request.serverHeader.constData());
 }
 
 // TestNumbering: first-seen order, the same number however the string was built, and find()
@@ -181,4 +199,97 @@ TEST(TestNumbering, AFreedStringsStorageIsNeverMistakenForItsOldId)
         EXPECT_EQ(number, i % 7) << i;
     }
     EXPECT_EQ(n.size(), 7);
+}
+
+// SharedItems (RunResult::records): copies of a run share its records; a write copies only the
+// record written, and only when another list holds it.
+TEST(SharedItems, CopiesShareEveryRecordAndAWriteCopiesOnlyThatOne)
+{
+    RecordList a;
+    for (int i = 0; i < 4; ++i)
+        a.push_back(iterationRecord(i + 1));
+    const RecordList b = a;
+    for (std::size_t i = 0; i < 4; ++i)
+        EXPECT_EQ(&b[i], &std::as_const(a)[i]); // the same objects
+    a[2].iteration = 30; // a's own copy of record 2, the others still shared
+    EXPECT_EQ(b[2].iteration, 3);
+    EXPECT_EQ(std::as_const(a)[2].iteration, 30);
+    EXPECT_NE(&b[2], &std::as_const(a)[2]);
+    EXPECT_EQ(&b[1], &std::as_const(a)[1]);
+    EXPECT_TRUE(a.unshared(2));
+    EXPECT_FALSE(a.unshared(1));
+    // Written while unshared: in place.
+    const RunRecord* own = &std::as_const(a)[2];
+    a[2].turn = 2;
+    EXPECT_EQ(&std::as_const(a)[2], own);
+    // Reading through a const list, or a const iteration, never copies.
+    int sum = 0;
+    for (const RunRecord& r : b)
+        sum += r.iteration;
+    EXPECT_EQ(sum, 10);
+    EXPECT_FALSE(a.unshared(0));
+    // A non-const iteration may write any record: every shared one becomes the list's own.
+    for (RunRecord& r : a)
+        r.concurrency = 8;
+    for (std::size_t i = 0; i < 4; ++i) {
+        EXPECT_EQ(std::as_const(a)[i].concurrency, 8);
+        EXPECT_EQ(b[i].concurrency, 1);
+        EXPECT_TRUE(a.unshared(i));
+    }
+}
+
+TEST(SharedItems, SharedRecordsAppendedKeepTheirAddressAndAlgorithmsWork)
+{
+    auto first = std::make_shared<RunRecord>();
+    first->iteration = 9;
+    RecordList list;
+    list.push_back(SharedRecord(first));
+    EXPECT_EQ(&std::as_const(list)[0], first.get()); // not copied: whoever handed it in still holds the same one
+    RecordList more;
+    for (int i = 0; i < 5; ++i)
+        more.emplace_back().iteration = 5 - i;
+    list.append(more);
+    ASSERT_EQ(list.size(), 6u);
+    const RunRecord* last = &std::as_const(list).back();
+    for (int i = 0; i < 100; ++i) // growing never moves a record
+        list.push_back(RunRecord {});
+    EXPECT_EQ(&std::as_const(list)[5], last);
+    list.resize(6);
+    // Random-access iterators: sorting moves records, every shared one copied first.
+    std::sort(list.begin(), list.end(),
+        [](const RunRecord& x, const RunRecord& y) { return x.iteration < y.iteration; });
+    std::vector<int> order;
+    for (const RunRecord& r : std::as_const(list))
+        order.push_back(r.iteration);
+    EXPECT_EQ(order, (std::vector<int> {1, 2, 3, 4, 5, 9}));
+    EXPECT_EQ(first->iteration, 9); // the original is untouched
+    EXPECT_EQ(more[0].iteration, 5);
+    list.erase(list.cbegin() + 1, list.cbegin() + 3);
+    EXPECT_EQ(list.size(), 4u);
+    EXPECT_EQ(std::as_const(list)[1].iteration, 4);
+    EXPECT_EQ(std::as_const(list).end() - std::as_const(list).begin(), 4);
+}
+
+TEST(SharedItems, CopiesReadAndDroppedOnOtherThreadsWhileTheOriginalIsWritten)
+{
+    RecordList original;
+    for (int i = 0; i < 200; ++i)
+        original.push_back(iterationRecord(i));
+    std::vector<std::thread> readers;
+    std::atomic<long> seen {0};
+    for (int t = 0; t < 4; ++t)
+        readers.emplace_back([copy = RecordList(original), &seen]() mutable {
+            long sum = 0;
+            for (const RunRecord& r : std::as_const(copy))
+                sum += r.iteration;
+            seen += sum;
+            copy = RecordList();
+        });
+    for (std::size_t i = 0; i < original.size(); ++i)
+        original[i].iteration = -1;
+    for (std::thread& t : readers)
+        t.join();
+    EXPECT_EQ(seen.load(), 4L * (199 * 200 / 2));
+    for (const RunRecord& r : std::as_const(original))
+        EXPECT_EQ(r.iteration, -1);
 }

@@ -310,7 +310,9 @@ TEST(Report, SingleEndpointStillMakesADocument)
 {
     RunResult run = makeTwoArmRun();
     run.endpoints.pop_back();
-    std::erase_if(run.records, [](const RunRecord& r) { return r.endpoint == 1; });
+    run.records.erase(std::remove_if(run.records.begin(), run.records.end(),
+                          [](const RunRecord& r) { return r.endpoint == 1; }),
+        run.records.end());
     const Evaluation ev = evaluate(run, 0);
     ReportInput in;
     in.result = &run;

@@ -90,6 +90,51 @@ TEST(RunJournal, RecoversEveryRecord)
     EXPECT_EQ(loadResults(out).records.size(), 10u);
 }
 
+// What the runner lets go of during a long run (token timelines) it reads back at the end, by
+// where append() put each line — even when the journal's name was deleted meanwhile.
+TEST(RunJournal, ReadsBackEachRecordWhereItWasWrittenEvenAfterTheFileIsDeleted)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const RunResult r = makeResult();
+    const QString path = RunJournal::journalPathFor(dir.filePath(QStringLiteral("run.json")));
+    RunJournal journal;
+    ASSERT_EQ(journal.open(path, r), QString());
+    ASSERT_TRUE(journal.canReadBack());
+    std::vector<JournalSpan> spans;
+    for (int i = 0; i < 5; ++i) {
+        JournalSpan span;
+        ASSERT_EQ(journal.append(numbered(r, i), &span), QString());
+        ASSERT_TRUE(span.written());
+        spans.push_back(span);
+    }
+    const QList<QByteArray> lines = readFile(path).split('\n');
+    ASSERT_TRUE(QFile::remove(path)); // someone tidies the folder during the run
+    for (int i = 0; i < 5; ++i) {
+        const std::optional<QByteArray> line = journal.readBack(spans[std::size_t(i)]);
+        ASSERT_TRUE(line);
+        EXPECT_EQ(*line, lines[i + 1]) << i; // exactly the line, without its line end
+    }
+    const std::vector<std::optional<RunRecord>> back = journal.readBackRecords(spans);
+    ASSERT_EQ(back.size(), 5u);
+    for (int i = 0; i < 5; ++i) {
+        ASSERT_TRUE(back[std::size_t(i)]) << i;
+        EXPECT_EQ(
+            recordToJson(*back[std::size_t(i)], r.endpoints), recordToJson(numbered(r, i), r.endpoints));
+    }
+    // A span that points past the end, or at the middle of a line, says so instead of inventing.
+    QString error;
+    EXPECT_FALSE(journal.readBack({spans.back().offset + 10'000, 40}, &error));
+    EXPECT_TRUE(error.contains(QStringLiteral("cannot read back the run journal"))) << error.toStdString();
+    QStringList errors;
+    const auto bad = journal.readBackRecords({{spans[1].offset + 3, spans[1].length - 3}}, &errors);
+    ASSERT_EQ(bad.size(), 1u);
+    EXPECT_FALSE(bad[0]);
+    EXPECT_EQ(errors.size(), 1);
+    journal.close(false);
+    EXPECT_FALSE(journal.readBack(spans[0]));
+}
+
 TEST(RunJournal, KilledMidLineDropsOnlyThatLine)
 {
     QTemporaryDir dir;

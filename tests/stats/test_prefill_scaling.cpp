@@ -257,7 +257,9 @@ TEST(PrefillScaling, MultiTurnGrowthWhenNoContextTests)
 
     // One conversation only: no slope, and the reason.
     RunResult one = run;
-    std::erase_if(one.records, [](const RunRecord& r) { return r.test != u"chat-0"; });
+    one.records.erase(std::remove_if(one.records.begin(), one.records.end(),
+                          [](const RunRecord& r) { return r.test != u"chat-0"; }),
+        one.records.end());
     const PrefillScaling onePrefill = compute(one);
     const EndpointPrefill& single = onePrefill.endpoints.front();
     EXPECT_FALSE(single.msPer1kTokens);

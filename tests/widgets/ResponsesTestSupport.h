@@ -32,7 +32,10 @@ inline const RunRecord* findRecord(
 inline int findIndex(const RunResult& r, int endpoint, const QString& test, int turn, int iteration)
 {
     const RunRecord* rec = findRecord(r, endpoint, test, turn, iteration);
-    return rec ? int(rec - r.records.data()) : -1;
+    for (std::size_t i = 0; rec && i < r.records.size(); ++i)
+        if (&r.records[i] == rec)
+            return int(i);
+    return -1;
 }
 
 /// The background of the character at `position` (none for a paragraph break).

@@ -52,7 +52,7 @@ const CellStatistics* cell(const Evaluation& ev, int endpoint, const QString& te
 template <typename Edit> DashboardData editedFixture(Edit edit, int baseline = 0)
 {
     RunResult run = *test::loadFixture();
-    std::vector<RunRecord> kept;
+    RecordList kept;
     for (RunRecord r : run.records)
         if (edit(r))
             kept.push_back(std::move(r));

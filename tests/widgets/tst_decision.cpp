@@ -323,7 +323,9 @@ private Q_SLOTS:
 
         auto one = std::make_shared<RunResult>(*test::loadFixture());
         one->endpoints.resize(1);
-        std::erase_if(one->records, [](const RunRecord& r) { return r.endpoint != 0; });
+        one->records.erase(std::remove_if(one->records.begin(), one->records.end(),
+                               [](const RunRecord& r) { return r.endpoint != 0; }),
+            one->records.end());
         view.setData(prepareDashboard(one, 0));
         QVERIFY(!view.recommendation());
         QVERIFY(view.statusText().contains(u"two endpoints"));

@@ -179,7 +179,9 @@ private slots:
         QVERIFY(chart.chart()->series().isEmpty());
 
         RunResult run = *test::loadFixture();
-        std::erase_if(run.records, [](const RunRecord& r) { return r.test == u"multi-turn-5"; });
+        run.records.erase(std::remove_if(run.records.begin(), run.records.end(),
+                              [](const RunRecord& r) { return r.test == u"multi-turn-5"; }),
+            run.records.end());
         chart.setData(prepareDashboard(std::make_shared<const RunResult>(std::move(run)), 0, false));
         QVERIFY(chart.subtitle().contains(QStringLiteral("No context-sweep or multi-turn test")));
         QVERIFY(chart.chart()->series().isEmpty());

@@ -334,7 +334,9 @@ private Q_SLOTS:
 
         // A live run before its first measured response: endpoints, no cells.
         auto warming = std::make_shared<RunResult>(*m_data.result);
-        std::erase_if(warming->records, [](const RunRecord& r) { return !r.warmup; });
+        warming->records.erase(std::remove_if(warming->records.begin(), warming->records.end(),
+                                   [](const RunRecord& r) { return !r.warmup; }),
+            warming->records.end());
         DashboardData live;
         live.result = warming;
         live.live = true;
