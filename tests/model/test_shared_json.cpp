@@ -244,7 +244,8 @@ TEST(SharedItems, SharedRecordsAppendedKeepTheirAddressAndAlgorithmsWork)
     first->iteration = 9;
     RecordList list;
     list.push_back(SharedRecord(first));
-    EXPECT_EQ(&std::as_const(list)[0], first.get()); // not copied: whoever handed it in still holds the same one
+    EXPECT_EQ(
+        &std::as_const(list)[0], first.get()); // not copied: whoever handed it in still holds the same one
     RecordList more;
     for (int i = 0; i < 5; ++i)
         more.emplace_back().iteration = 5 - i;
