@@ -105,7 +105,9 @@ public:
 
     void push_back(const T& item) { m_items.push_back(std::make_shared<T>(item)); }
     void push_back(T&& item) { m_items.push_back(std::make_shared<T>(std::move(item))); }
-    /// Shares `item` (never null) with whoever else holds it: nothing is copied.
+    /// Shares `item` (never null) with whoever else holds it: nothing is copied. The object must
+    /// not have been created const (make_shared<T>, not make_shared<const T>): a write through
+    /// this list, once no one else holds it, changes it in place.
     void push_back(std::shared_ptr<const T> item)
     {
         // Held as non-const only so a writer can detach: a shared item is never written.
