@@ -4,6 +4,7 @@
 #include <QDir>
 #include <cstdio>
 #include <malloc.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace qs::test {
@@ -37,6 +38,13 @@ ProcessSample sampleProcess()
     s.fds = entriesIn("/proc/self/fd");
     s.threads = entriesIn("/proc/self/task");
     return s;
+}
+
+double peakRssMiB()
+{
+    struct rusage u { };
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
 }
 
 void trimHeap()

@@ -18,6 +18,9 @@ struct ProcessSample {
 
 ProcessSample sampleProcess();
 
+/// The most resident memory the process has held so far (getrusage's ru_maxrss).
+double peakRssMiB();
+
 /// Gives freed heap pages back to the system (malloc_trim), so an RSS reading after a release
 /// shows what is really still held.
 void trimHeap();

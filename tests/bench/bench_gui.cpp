@@ -11,6 +11,7 @@
 // Usage: bench_gui [--suite NAME] [--concurrency N] [--runs N] [--warmup N] [--order ORDER]
 //        [--open FILE]   (instead of a run: open a results file and measure while it loads)
 #include "app/MainWindow.h"
+#include "tests/bench/ProcessSample.h"
 #include "tests/support/EventLoopProbe.h"
 #include "widgets/panels/RunPanel.h"
 
@@ -27,26 +28,10 @@
 #include <unistd.h>
 
 using namespace qs;
+using qs::test::peakRssMiB;
+using qs::test::sampleProcess;
 
 namespace {
-
-double residentMiB()
-{
-    long pages = 0, resident = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        std::fclose(f);
-    }
-    return double(resident) * double(sysconf(_SC_PAGESIZE)) / 1048576.0;
-}
-
-double peakMiB()
-{
-    struct rusage u { };
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / 1024.0;
-}
 
 double percentileOf(std::vector<double> v, double p)
 {
@@ -113,8 +98,8 @@ int main(int argc, char** argv)
         out << "opened " << p.value(QStringLiteral("open")) << " (" << window.data().result->records.size()
             << " records): shown in " << QString::number(double(shownMs) / 1000.0, 'f', 2)
             << " s, compared in " << QString::number(double(probe.elapsedMs()) / 1000.0, 'f', 2)
-            << " s; resident " << QString::number(residentMiB(), 'f', 0) << " MiB, peak "
-            << QString::number(peakMiB(), 'f', 0) << " MiB\n";
+            << " s; resident " << QString::number(sampleProcess().rssMiB, 'f', 0) << " MiB, peak "
+            << QString::number(peakRssMiB(), 'f', 0) << " MiB\n";
     } else {
         RunPanelSettings s = window.runPanel()->settings();
         s.suite = p.value(QStringLiteral("suite"));

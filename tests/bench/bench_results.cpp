@@ -19,6 +19,7 @@
 #include "model/store/ResultFormat.h"
 #include "model/store/RunJournal.h"
 #include "model/wire/RequestMetrics.h"
+#include "tests/bench/ProcessSample.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -32,6 +33,8 @@
 #include <unistd.h>
 
 using namespace qs;
+using qs::test::peakRssMiB;
+using qs::test::sampleProcess;
 using json = nlohmann::json;
 
 namespace {
@@ -174,31 +177,12 @@ RunResult makeRun(int records)
     return result;
 }
 
-double residentMiB()
-{
-    long pages = 0, resident = 0;
-    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
-        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2)
-            resident = 0;
-        std::fclose(f);
-    }
-    return double(resident) * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
-}
-
 double seconds(const QElapsedTimer& t)
 {
     return double(t.nsecsElapsed()) / 1e9;
 }
 
 } // namespace
-
-/// The process's peak resident memory so far.
-double peakMiB()
-{
-    struct rusage u { };
-    getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_maxrss) / 1024.0;
-}
 
 double cpuSeconds()
 {
@@ -213,14 +197,14 @@ int openOnly(const QString& path, bool strict)
 {
     QTextStream out(stdout);
     QElapsedTimer t;
-    const double before = residentMiB();
+    const double before = sampleProcess().rssMiB;
     t.start();
     double cpu = cpuSeconds();
     const RunResult run = loadResults(path);
     out << "load:      " << QString::number(seconds(t), 'f', 2) << " s wall, "
         << QString::number(cpuSeconds() - cpu, 'f', 2) << " s CPU (loadResults), " << run.records.size()
-        << " records, +" << QString::number(residentMiB() - before, 'f', 0) << " MiB resident, peak "
-        << QString::number(peakMiB(), 'f', 0) << " MiB\n";
+        << " records, +" << QString::number(sampleProcess().rssMiB - before, 'f', 0) << " MiB resident, peak "
+        << QString::number(peakRssMiB(), 'f', 0) << " MiB\n";
     {
         const QByteArray bytes = readResultsFile(path);
         std::size_t declined = 0;
@@ -295,7 +279,7 @@ int main(int argc, char** argv)
     t.start();
     const RunResult run = makeRun(records);
     const double buildS = seconds(t);
-    const double builtMiB = residentMiB();
+    const double builtMiB = sampleProcess().rssMiB;
     out << "records: " << records << " (built in " << QString::number(buildS, 'f', 2) << " s, resident "
         << QString::number(builtMiB, 'f', 0) << " MiB)\n";
 
@@ -316,11 +300,11 @@ int main(int argc, char** argv)
     double loadS = 0, parseS = 0, loadedMiB = 0;
     std::size_t loadedRecords = 0;
     {
-        const double before = residentMiB();
+        const double before = sampleProcess().rssMiB;
         t.restart();
         RunResult loaded = loadResults(path);
         loadS = seconds(t);
-        loadedMiB = residentMiB() - before;
+        loadedMiB = sampleProcess().rssMiB - before;
         loadedRecords = loaded.records.size();
     }
     {
