@@ -6,6 +6,7 @@
 #include "model/run/SuiteComposition.h"
 #include "model/run/TelemetryRecorder.h"
 #include "model/wire/EndpointProbe.h"
+#include "model/wire/StreamThreads.h"
 #include "model/wire/StreamingClient.h"
 
 #include <QHostInfo>
@@ -110,6 +111,11 @@ void BenchmarkRunner::start(RunRequest request)
     m_progress = RunProgress();
     m_startNs = monotonicNs();
     m_cpuStartMs = threadCpuMs();
+    if (m_request.streamThreads <= 0)
+        m_streamThreads.reset();
+    else if (!m_streamThreads || m_streamThreads->size() != m_request.streamThreads)
+        m_streamThreads = StreamThreads::create(m_request.streamThreads);
+    m_streamThreadsCpuStartMs = m_streamThreads ? m_streamThreads->cpuMs() : 0;
     m_usable.assign(m_request.endpoints.size(), true);
     m_warmupCounter.assign(m_request.endpoints.size(), 0);
     if (!m_liveTimer) {
@@ -387,7 +393,8 @@ void BenchmarkRunner::pump(Lane& lane)
                 slot->id = m_nextSlotId++;
                 slot->endpoint = w.endpoint;
                 slot->lane = &lane;
-                slot->client = new StreamingClient(this);
+                slot->client = m_streamThreads ? new StreamingClient(m_streamThreads, this)
+                                               : new StreamingClient(this);
                 Slot* s = slot.get();
                 connect(s->client, &StreamingClient::finished, this,
                     [this, s](const RequestRecord& r) { onRequestFinished(*s, r); });
@@ -571,6 +578,10 @@ void BenchmarkRunner::finishRun()
     warnCorruptedStreams();
     m_stats.wallMs = msBetween(m_startNs, monotonicNs());
     m_stats.runnerCpuMs = threadCpuMs() - m_cpuStartMs;
+    if (m_streamThreads) {
+        m_stats.streamThreads = m_streamThreads->size();
+        m_stats.streamThreadsCpuMs = m_streamThreads->cpuMs() - m_streamThreadsCpuStartMs;
+    }
     if (m_telemetryState != TelemetryState::Off) {
         // The idle_after baseline belongs in the journal and the result: wait for it (bounded).
         m_telemetryState = TelemetryState::Finishing;

@@ -25,6 +25,7 @@ namespace qs {
 
 class StreamingClient;
 class EndpointProbe;
+class StreamThreads;
 class TelemetryRecorder;
 struct TelemetryTarget;
 struct ProbeResult;
@@ -43,6 +44,13 @@ struct RunRequest {
     std::vector<int> rounds;
     /// Saved with the run from its journal's first line on (RunResult::untilDecided).
     nlohmann::json untilDecided;
+    /// Threads of their own to read, stamp and decode the streams on (StreamThreads.h); 0 reads
+    /// every stream on the runner's thread. 0 by default: with arrival stamps (ArrivalStamps.h) a
+    /// busy runner thread no longer moves the stamps, and on 2 cores the hand-over cost more than
+    /// it gave — at 1,000 streams a third more CPU per token and half the request rate
+    /// (docs/benchmarks.md, "1,000 streams"). What it still shortens is the rare read held past
+    /// a token's gap, where two events share one stamp.
+    int streamThreads = 0;
 };
 
 /// Where a run stands, for a progress bar.
@@ -79,7 +87,11 @@ struct LiveDelta {
 /// The runner's own cost, for the benchmark and the curious.
 struct RunStats {
     double wallMs = 0;
-    double runnerCpuMs = 0; ///< CPU time of the runner thread (all clients, parsing, journal)
+    double runnerCpuMs = 0; ///< CPU time of the runner thread (clients, parsing, journal)
+    /// CPU time of the stream threads, when the run read its streams on threads of their own
+    /// (RunRequest::streamThreads); else 0.
+    double streamThreadsCpuMs = 0;
+    int streamThreads = 0; ///< how many stream threads the run used (0: all on the runner's)
     qint64 tokenEvents = 0;
     int requests = 0;
 };
@@ -154,6 +166,11 @@ private:
     RunResult m_result;
     RunPlan m_plan;
     std::vector<std::unique_ptr<Lane>> m_lanes;
+    /// Threads that read, stamp and decode the streams (RunRequest::streamThreads), so that the
+    /// runner's own per-request work (gates, journal, next bodies) never holds a read. Kept from
+    /// run to run while the count asked for stays the same.
+    std::shared_ptr<StreamThreads> m_streamThreads;
+    double m_streamThreadsCpuStartMs = 0;
     std::vector<bool> m_usable;
     std::vector<int> m_warmupCounter; ///< per endpoint: varies the warm-up prompts
     std::vector<EndpointProbe*> m_probes;

@@ -2,6 +2,7 @@
 #include "model/wire/HttpConnection.h"
 
 #include "model/core/Clock.h"
+#include "model/wire/ArrivalStamps.h"
 
 #include <QNetworkProxy>
 #include <QTcpSocket>
@@ -95,13 +96,17 @@ void HttpConnection::connectSocket()
     connect(m_socket, &QTcpSocket::readyRead, this, &HttpConnection::onReadyRead);
     connect(m_socket, &QTcpSocket::disconnected, this, &HttpConnection::onDisconnected);
     connect(m_socket, &QTcpSocket::errorOccurred, this, &HttpConnection::onSocketError);
-    const auto onConnected = [this] {
+    const auto onConnected = [this, tls] {
         m_timing.connectedNs = monotonicNs();
         // Without TCP_NODELAY a small request can sit in Nagle's buffer and inflate TTFT.
         m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        // Plain HTTP is read unbuffered, so each read can first ask the kernel when its bytes
+        // arrived (TLS hands over decrypted bytes long after the kernel's packets: no such stamp).
+        m_arrivalStamps = !tls && arrival_stamps::enable(m_socket->socketDescriptor());
         writeRequest();
     };
     m_phase = Phase::Connecting;
+    m_arrivalStamps = false;
 #if QT_CONFIG(ssl)
     if (tls) {
         auto* ssl = static_cast<QSslSocket*>(m_socket);
@@ -111,7 +116,7 @@ void HttpConnection::connectSocket()
 #endif
     {
         connect(m_socket, &QTcpSocket::connected, this, onConnected);
-        m_socket->connectToHost(u.host(), quint16(u.port(80)));
+        m_socket->connectToHost(u.host(), quint16(u.port(80)), QIODevice::ReadWrite | QIODevice::Unbuffered);
     }
     onTimeout(); // arms the timer for the connect deadline
 }
@@ -150,18 +155,35 @@ void HttpConnection::writeRequest()
 
 void HttpConnection::onReadyRead()
 {
-    const qint64 stamp = monotonicNs(); // first: the stamp must not include parsing
+    qint64 stamp = monotonicNs(); // first: the stamp must not include parsing
     if (!m_busy) {
         m_socket->readAll(); // unsolicited bytes on an idle connection: it cannot be reused
         dropSocket();
         return;
     }
     // Into a buffer kept from read to read: readAll() would allocate a new one every time.
-    const qint64 available = m_socket->bytesAvailable();
+    const bool unbuffered = m_socket->openMode().testFlag(QIODevice::Unbuffered);
+    const qint64 available = unbuffered ? qint64(kUnbufferedRead) : m_socket->bytesAvailable();
     if (available <= 0)
         return;
     m_readBuffer.resize(qsizetype(available));
+    if (m_arrivalStamps) {
+        // Nothing of a response can arrive before its request was written.
+        if (const qint64 arrived = arrival_stamps::pendingArrivalNs(m_socket->socketDescriptor(),
+                m_readBuffer.data(), available, qMax(m_timing.startNs, m_timing.t0Ns)))
+            stamp = arrived;
+        else
+            ++m_readsWithoutArrivalStamp;
+    }
     const qint64 read = m_socket->read(m_readBuffer.data(), available);
+    if (read < 0 && unbuffered) {
+        // Unbuffered, Qt signals neither the end of the stream nor a reset: the read reports them.
+        if (m_socket->error() == QAbstractSocket::RemoteHostClosedError)
+            onDisconnected();
+        else
+            finish(classifySocketError(m_socket->error(), m_socket->errorString(), context()));
+        return;
+    }
     if (read <= 0)
         return;
     const QByteArrayView bytes(m_readBuffer.constData(), qsizetype(read));

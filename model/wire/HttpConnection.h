@@ -27,8 +27,12 @@ namespace qs {
 /// moments QNAM hides: connection established, request written (t0), first byte read. QNAM also
 /// queues past 6 connections per host and adds a thread hop before readyRead.
 ///
-/// Threading: lives in the thread that created it; its callbacks run in that thread. Stamps are
-/// taken as the first statement of the socket's readyRead, so keep that thread free of painting.
+/// Plain HTTP is read unbuffered: each read first learns from the kernel when its bytes arrived
+/// (ArrivalStamps.h), so the stamps do not wait for the thread. TLS (and systems without such
+/// stamps) stamp each read as the first statement of the socket's readyRead instead.
+///
+/// Threading: lives in the thread that created it; its callbacks run in that thread. Keep that
+/// thread free of painting: a late read still merges events that arrived apart.
 class HttpConnection : public QObject {
     Q_OBJECT
 public:
@@ -59,12 +63,17 @@ public:
     bool busy() const { return m_busy; }
 
     /// Called for each piece of de-framed response body with the monotonic stamp of the read
-    /// that delivered it (taken before any parsing).
+    /// that delivered it: when the read's last bytes reached this machine, from the kernel
+    /// (plain HTTP on Linux: ArrivalStamps.h), else when the read began (before any parsing).
     std::function<void(QByteArrayView body, qint64 stampNs)> onBody;
     /// Called once when the response headers are complete.
     std::function<void()> onHeaders;
 
     const RequestTiming& timing() const { return m_timing; }
+    /// Whether this connection's reads carry the kernel's arrival stamps, and how many reads so
+    /// far had to fall back to their own stamp (ArrivalStamps.h).
+    bool arrivalStamps() const { return m_arrivalStamps; }
+    qint64 readsWithoutArrivalStamp() const { return m_readsWithoutArrivalStamp; }
     const HttpResponseParser& response() const { return m_parser; }
     /// None on success (any HTTP status counts as success at this level).
     const Failure& failure() const { return m_failure; }
@@ -98,8 +107,12 @@ private:
     bool m_busy = false;
     bool m_retriedStale = false;
     bool m_activityFromCaller = false;
+    bool m_arrivalStamps = false; ///< reads are stamped with the kernel's arrival time (ArrivalStamps.h)
+    /// What one unbuffered read takes at most (more waiting: the socket signals again at once).
+    static constexpr int kUnbufferedRead = 64 * 1024;
     int m_keepAlives = 0;
     qint64 m_lastReadNs = 0;
+    qint64 m_readsWithoutArrivalStamp = 0;
     qint64 m_bytesSinceActivity = 0; ///< read since the last progress: a trickle, quoted in timeouts
 };
 

@@ -18,7 +18,9 @@
 // --tokens, --tps and --ttft-ms then only size the requests (max_tokens) and label the report.
 //
 // Usage: bench_runner [--concurrency 64] [--requests 640] [--tokens 64] [--tps 100] [--ttft-ms 20]
-//                     [--journal] [--scrape-ms N] [--emulator URL]
+//                     [--journal] [--scrape-ms N] [--emulator URL] [--stream-threads N]
+// --stream-threads N: read the streams on N threads of their own (RunRequest::streamThreads;
+// default 0, every stream on the runner's thread).
 #include "model/core/Clock.h"
 #include "model/core/Percentile.h"
 #include "model/run/RunController.h"
@@ -48,6 +50,7 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     int concurrency = 64, requests = 640, tokens = 64, scrapeMs = 0;
+    int streamThreads = 0;
     double tps = 100, ttftMs = 20;
     bool journal = false;
     QUrl external;
@@ -66,6 +69,8 @@ int main(int argc, char** argv)
             ttftMs = v.toDouble(), ++i;
         else if (a == u"--scrape-ms")
             scrapeMs = v.toInt(), ++i;
+        else if (a == u"--stream-threads")
+            streamThreads = v.toInt(), ++i;
         else if (a == u"--journal")
             journal = true;
         else if (a == u"--emulator")
@@ -130,6 +135,7 @@ int main(int argc, char** argv)
     request.endpoints = {e};
     request.settings.concurrency = concurrency;
     request.probe = false;
+    request.streamThreads = streamThreads;
     request.settings.serverMetrics = scrapeMs > 0; // not probed: the emulator's /metrics is tried
     request.settings.scrapeMs = scrapeMs;
     QTemporaryDir dir;
@@ -219,6 +225,12 @@ int main(int argc, char** argv)
                .arg(stats.runnerCpuMs, 0, 'f', 1)
                .arg(stats.tokenEvents ? stats.runnerCpuMs * 1000.0 / double(stats.tokenEvents) : 0, 0, 'f', 2)
                .arg(stats.runnerCpuMs / stats.wallMs * 100.0, 0, 'f', 1);
+    if (stats.streamThreads > 0)
+        out << QStringLiteral("  %1 stream threads' CPU: %2 ms = %3 µs per streamed token\n")
+                   .arg(stats.streamThreads)
+                   .arg(stats.streamThreadsCpuMs, 0, 'f', 1)
+                   .arg(stats.tokenEvents ? stats.streamThreadsCpuMs * 1000.0 / double(stats.tokenEvents) : 0,
+                       0, 'f', 2);
     if (!external.isEmpty())
         out << QStringLiteral(
             "  whole process CPU (the emulator is elsewhere): %1 ms = %2 µs per streamed token\n")

@@ -20,6 +20,7 @@ struct Outcome {
     QString failed;
     QStringList warnings;
     RunProgress lastProgress;
+    RunStats stats;
     int liveDeltas = 0;
 };
 
@@ -43,8 +44,9 @@ inline Outcome run(
         [&](const QList<LiveDelta>& d) { o.liveDeltas += int(d.size()); });
     QObject::connect(&controller, &RunController::warning, [&](const QString& w) { o.warnings << w; });
     QObject::connect(&controller, &RunController::finished,
-        [&](const std::shared_ptr<const RunResult>& r, const RunStats&) {
+        [&](const std::shared_ptr<const RunResult>& r, const RunStats& stats) {
             o.result = *r;
+            o.stats = stats;
             done = true;
         });
     QObject::connect(&controller, &RunController::failed, [&](const QString& m) {

@@ -139,6 +139,47 @@ TEST(Runner, RunsThePlanJournalsEveryRecordAndGrowsConversations)
     EXPECT_EQ(shared, 2 * 5 * 2); // per endpoint, 5 requests per iteration, each seen from both sides
 }
 
+// With RunRequest::streamThreads the sockets are read on stream threads (issue #24: 1,000
+// streams): the same plan, the same records, conversations still growing from their own replies.
+TEST(Runner, StreamsReadOnStreamThreadsGiveTheSameRecords)
+{
+    Served llama(echoServer(emu::Dialect::LlamaServer));
+    Served vllm(echoServer(emu::Dialect::Vllm));
+    for (const int threads : {2, 0}) {
+        SCOPED_TRACE(threads);
+        QTemporaryDir dir;
+        RunRequest request = smallRun(llama, vllm, dir);
+        request.settings.concurrency = 3; // up to 3 in flight per endpoint
+        request.streamThreads = threads;
+        const Outcome o = run(request);
+        ASSERT_TRUE(o.failed.isEmpty()) << o.failed.toStdString();
+        ASSERT_TRUE(o.result);
+        if (threads == 2) {
+            EXPECT_EQ(o.stats.streamThreads, 2);
+            EXPECT_GT(o.stats.streamThreadsCpuMs, 0.0);
+        } else {
+            EXPECT_EQ(o.stats.streamThreads, 0);
+        }
+        const RunResult& r = *o.result;
+        EXPECT_TRUE(r.complete);
+        EXPECT_EQ(o.lastProgress.done, o.lastProgress.total);
+        EXPECT_GT(o.liveDeltas, 0);
+        EXPECT_EQ(r.records.size(), o.records.size());
+        EXPECT_EQ(journalLines(request.journalPath), qsizetype(1 + r.records.size()));
+        int turnThree = 0;
+        for (const RunRecord& rec : r.records) {
+            ASSERT_TRUE(rec.request.ok()) << rec.request.failure.text().toStdString();
+            EXPECT_FALSE(rec.request.response.tokenEvents.empty());
+            // The reply names the messages sent: turn 3 of the conversation carried 6.
+            if (!rec.warmup && rec.turn == 3) {
+                EXPECT_EQ(rec.request.response.content, QStringLiteral("reply 6"));
+                ++turnThree;
+            }
+        }
+        EXPECT_EQ(turnThree, 2 * 2); // 2 endpoints × 2 runs
+    }
+}
+
 // A long run keeps its records in its journal, not in memory (issue #24): the runner lets go of
 // each one once journaled, the records the live views get have no token timeline (their metrics
 // are computed), and the finished result reads every record back whole — each saving to exactly
