@@ -6,6 +6,7 @@
 #if defined(Q_OS_LINUX)
 #include <cstring>
 #include <ctime>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #endif
 
@@ -13,8 +14,21 @@ namespace qs::arrival_stamps {
 
 #if defined(Q_OS_LINUX)
 
+void prepare()
+{
+    // One socket that asks for stamps and is never closed keeps the kernel's stamping on, so a
+    // connection made later finds it already running.
+    static const bool prepared = [] {
+        const int keeper = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        const int on = 1;
+        return keeper >= 0 && ::setsockopt(keeper, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) == 0;
+    }();
+    (void)prepared;
+}
+
 bool enable(qintptr socket)
 {
+    prepare();
     const int on = 1;
     return ::setsockopt(int(socket), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) == 0;
 }
@@ -55,6 +69,8 @@ qint64 pendingArrivalNs(qintptr socket, char* scratch, qint64 size, qint64 notBe
 }
 
 #else
+
+void prepare() { }
 
 bool enable(qintptr)
 {

@@ -18,6 +18,12 @@ namespace qs {
 /// pendingArrivalNs() returns 0; callers then keep the read's own stamp.
 namespace arrival_stamps {
 
+/// Turns the kernel's receive stamping on for this process, ahead of the first socket that needs
+/// it: Linux switches it on system-wide in deferred work when the first socket asks, and packets
+/// that arrive before that carry no stamp (their reads keep their own). Idempotent, cheap after
+/// the first call; the stamping stays on until the process ends.
+void prepare();
+
 /// Asks the kernel to stamp what arrives on `socket` (a connected TCP socket's descriptor).
 bool enable(qintptr socket);
 

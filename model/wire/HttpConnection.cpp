@@ -107,6 +107,8 @@ void HttpConnection::connectSocket()
     };
     m_phase = Phase::Connecting;
     m_arrivalStamps = false;
+    if (!tls)
+        arrival_stamps::prepare(); // while the connection is made, not when the answer arrives
 #if QT_CONFIG(ssl)
     if (tls) {
         auto* ssl = static_cast<QSslSocket*>(m_socket);
