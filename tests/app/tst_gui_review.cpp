@@ -277,7 +277,7 @@ private Q_SLOTS:
         // What the code controls: no piece of GUI-thread work as long as a linear pass over the
         // records would be (here about 30 ms is the most; all views at once would be several
         // times that). The wall-clock lateness also counts time this thread waited for a core
-        // while other processes ran (CI runs two test processes on two cores, and saw 145 ms):
+        // while other processes ran (CI runs three test processes on two cores, and saw 145 ms):
         // it only has to show that nothing froze.
 #if defined(__SANITIZE_ADDRESS__)
         const double busyLimit = 1000, lateLimit = 5000; // ASan makes every pass several times slower

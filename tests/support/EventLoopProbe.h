@@ -2,7 +2,7 @@
 #pragma once
 // How responsive is the GUI thread? A precise 5 ms timer on that thread; every tick records
 //  - its lateness: the wall-clock gap beyond 5 ms, what a user feels. On a loaded machine (CI
-//    runs two test processes on two cores) it includes time the thread was runnable but not
+//    runs three test processes on two cores) it includes time the thread was runnable but not
 //    scheduled, which no code of ours controls;
 //  - the GUI thread's own CPU time spent in that gap: the longest piece of work the code did
 //    without returning to the event loop. That is what our design controls, and what a test can
