@@ -401,8 +401,17 @@ QByteArray readFileLimited(
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         ctx.failFile(cannotRead + file.errorString());
-    // Read one byte past the limit: files that grow, pipes and devices report no honest size.
-    QByteArray data = file.read(maxBytes + 1);
+    // Read one byte past the limit: files that grow, pipes and devices report no honest size. In
+    // pieces: QIODevice::read(n) allocates n bytes up front, the whole limit for a 2 KB file.
+    QByteArray data;
+    data.reserve(qsizetype(qMin(info.size(), maxBytes) + 1));
+    char piece[64 * 1024];
+    while (data.size() <= maxBytes) {
+        const qint64 n = file.read(piece, qMin<qint64>(sizeof piece, maxBytes + 1 - data.size()));
+        if (n <= 0)
+            break;
+        data.append(piece, qsizetype(n));
+    }
     if (data.size() > maxBytes)
         ctx.failFile(QStringLiteral("the file is larger than %1 MiB")
                          .arg(double(maxBytes) / (1024.0 * 1024.0), 0, 'g', 4)

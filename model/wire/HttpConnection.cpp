@@ -163,21 +163,24 @@ void HttpConnection::onReadyRead()
         dropSocket();
         return;
     }
-    // Into a buffer kept from read to read: readAll() would allocate a new one every time.
+    // Into one buffer per thread, kept from read to read (readAll() would allocate every time),
+    // not one per connection: the parser copies what it keeps before anything else can read, and
+    // a thousand connections' idle 64 KiB buffers would hold 64 MiB.
+    static thread_local QByteArray readBuffer;
     const bool unbuffered = m_socket->openMode().testFlag(QIODevice::Unbuffered);
     const qint64 available = unbuffered ? qint64(kUnbufferedRead) : m_socket->bytesAvailable();
     if (available <= 0)
         return;
-    m_readBuffer.resize(qsizetype(available));
+    readBuffer.resize(qsizetype(available));
     if (m_arrivalStamps) {
         // Nothing of a response can arrive before its request was written.
         if (const qint64 arrived = arrival_stamps::pendingArrivalNs(m_socket->socketDescriptor(),
-                m_readBuffer.data(), available, qMax(m_timing.startNs, m_timing.t0Ns)))
+                readBuffer.data(), available, qMax(m_timing.startNs, m_timing.t0Ns)))
             stamp = arrived;
         else
             ++m_readsWithoutArrivalStamp;
     }
-    const qint64 read = m_socket->read(m_readBuffer.data(), available);
+    const qint64 read = m_socket->read(readBuffer.data(), available);
     if (read < 0 && unbuffered) {
         // Unbuffered, Qt signals neither the end of the stream nor a reset: the read reports them.
         if (m_socket->error() == QAbstractSocket::RemoteHostClosedError)
@@ -188,7 +191,7 @@ void HttpConnection::onReadyRead()
     }
     if (read <= 0)
         return;
-    const QByteArrayView bytes(m_readBuffer.constData(), qsizetype(read));
+    const QByteArrayView bytes(readBuffer.constData(), qsizetype(read));
     if (!m_timing.firstByteNs)
         m_timing.firstByteNs = stamp;
     m_bytesSinceActivity += bytes.size();

@@ -100,7 +100,6 @@ private:
     HttpResponseParser m_parser;
     RequestTiming m_timing;
     Failure m_failure;
-    QByteArray m_readBuffer; ///< what one read returned; reused, so a read allocates nothing
     QByteArray m_bodyScratch;
     QString m_hostPort;
     enum class Phase { Idle, Connecting, Waiting, Reading } m_phase = Phase::Idle;
