@@ -177,8 +177,6 @@ void HttpConnection::onReadyRead()
         if (const qint64 arrived = arrival_stamps::pendingArrivalNs(m_socket->socketDescriptor(),
                 readBuffer.data(), available, qMax(m_timing.startNs, m_timing.t0Ns)))
             stamp = arrived;
-        else
-            ++m_readsWithoutArrivalStamp;
     }
     const qint64 read = m_socket->read(readBuffer.data(), available);
     if (read < 0 && unbuffered) {

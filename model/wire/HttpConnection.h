@@ -70,10 +70,6 @@ public:
     std::function<void()> onHeaders;
 
     const RequestTiming& timing() const { return m_timing; }
-    /// Whether this connection's reads carry the kernel's arrival stamps, and how many reads so
-    /// far had to fall back to their own stamp (ArrivalStamps.h).
-    bool arrivalStamps() const { return m_arrivalStamps; }
-    qint64 readsWithoutArrivalStamp() const { return m_readsWithoutArrivalStamp; }
     const HttpResponseParser& response() const { return m_parser; }
     /// None on success (any HTTP status counts as success at this level).
     const Failure& failure() const { return m_failure; }
@@ -111,7 +107,6 @@ private:
     static constexpr int kUnbufferedRead = 64 * 1024;
     int m_keepAlives = 0;
     qint64 m_lastReadNs = 0;
-    qint64 m_readsWithoutArrivalStamp = 0;
     qint64 m_bytesSinceActivity = 0; ///< read since the last progress: a trickle, quoted in timeouts
 };
 
