@@ -262,7 +262,13 @@ public:
         clearServed();
         settleAndTrim();
         m_result.released = sampleProcess();
-        measureOneCopy(finished.first().at(1).toString());
+        const QString saved = finished.first().at(1).toString();
+        if (!m_config.keepPath.isEmpty()) {
+            QFile::remove(m_config.keepPath);
+            if (!QFile::copy(saved, m_config.keepPath))
+                m_result.error = QStringLiteral("cannot copy %1 to %2").arg(saved, m_config.keepPath);
+        }
+        measureOneCopy(saved);
     }
 
     /// What the saved records cost as one plain copy: the file loaded again, as a review holds it

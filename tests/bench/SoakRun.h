@@ -28,6 +28,7 @@ struct SoakConfig {
     int concurrency = 64; ///< conversations in flight (the run panel's concurrency)
     int warmupRunS = 10; ///< the first window's priming run (0: none)
     int sampleMs = 1000;
+    QString keepPath; ///< where to copy the saved results file (`--keep`); empty: not kept
 };
 
 /// One sample of the process while the run goes on. The GUI figures cover the interval since

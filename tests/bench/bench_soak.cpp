@@ -5,7 +5,7 @@
 // their growth reported (SoakGrowth.h). tests/soak runs a two-minute version under ctest.
 //
 // Usage: bench_soak [--duration S (1800)] [--concurrency N (64)] [--every S (60)] [--csv FILE]
-//                   [--warmup-run S (10)]
+//                   [--warmup-run S (10)] [--keep FILE: a copy of the saved results file]
 #include "tests/bench/SoakGrowth.h"
 #include "tests/bench/SoakRun.h"
 
@@ -58,12 +58,14 @@ int main(int argc, char** argv)
             config.warmupRunS = v.toInt(&ok), ++i;
         else if (a == u"--csv")
             csvPath = v, ++i;
+        else if (a == u"--keep")
+            config.keepPath = v, ++i;
         else
             ok = false;
         if (!ok) {
             QTextStream(stderr) << "bad argument " << a << ' ' << v
                                 << "; usage: bench_soak [--duration S] [--concurrency 1..64] [--every S] "
-                                   "[--csv FILE] [--warmup-run S]\n";
+                                   "[--csv FILE] [--warmup-run S] [--keep FILE]\n";
             return 2;
         }
     }

@@ -142,9 +142,12 @@ TEST(EmulatorTiming, ConcurrentStreamsKeepTheirOwnDeadlines)
     }
     const auto served = emu.server()->servedRequests();
     ASSERT_EQ(served.size(), 4u);
+    // Each write near its own stream's deadline. Serving the streams one after another would put
+    // the later ones 250 ms and more behind; 25 ms is the bound the single-stream test uses, since
+    // CI runs three tests at once on two cores (8 ms failed there once).
     for (const ServedRequest& r : served) {
         for (std::size_t k = 0; k < r.tokenWriteNs.size(); ++k)
-            EXPECT_NEAR(qs::msBetween(r.receivedNs, r.tokenWriteNs[k]), 60.0 + 10.0 * double(k), 8.0);
+            EXPECT_NEAR(qs::msBetween(r.receivedNs, r.tokenWriteNs[k]), 60.0 + 10.0 * double(k), 25.0);
     }
 }
 
