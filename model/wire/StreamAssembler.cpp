@@ -62,6 +62,16 @@ void setIfEmpty(QString& dst, const QString& src)
 
 } // namespace
 
+AssembledResponse StreamAssembler::takeResponse()
+{
+    AssembledResponse r = std::move(m_response);
+    r.content.squeeze();
+    r.reasoning.squeeze();
+    for (ToolCall& call : r.toolCalls)
+        call.arguments.squeeze();
+    return r;
+}
+
 const StreamChunk& StreamAssembler::add(const SseEvent& event)
 {
     m_last = decodeChunk(event.data);
