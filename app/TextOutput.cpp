@@ -124,6 +124,11 @@ QString formatRecord(const RequestRecord& r)
                .arg(r.keepAlivePings);
     out += row(QStringLiteral("connect_ms"),
         num(m.connectMs, 2) + (r.timing.connectionReused ? QStringLiteral(" (reused)") : QString()));
+    if (const RequestTiming& t = r.timing; t.arrivalStampedReads + t.readTimeStampedReads > 0)
+        out += row(QStringLiteral("stamps"),
+            QStringLiteral("%1 reads stamped on arrival (kernel), %2 when read (TLS or no kernel stamp)")
+                .arg(t.arrivalStampedReads)
+                .arg(t.readTimeStampedReads));
     out += row(QStringLiteral("ttfb_ms"), num(m.ttfbMs, 2));
     out += row(QStringLiteral("ttft_any_ms"), num(m.ttftAnyMs, 2));
     out += row(QStringLiteral("ttft_visible_ms"), num(m.ttftVisibleMs, 2));

@@ -20,6 +20,12 @@ struct RequestTiming {
     qint64 headersNs = 0; ///< response headers complete
     qint64 endNs = 0; ///< response complete, connection closed, or failure
     bool connectionReused = false;
+    /// How the response's reads were stamped (methodology §1): with the moment the kernel received
+    /// their bytes (plain HTTP on Linux), or with the moment they were read (TLS, other systems, a
+    /// kernel stamp refused as implausible), which a busy client makes late. Both 0 when not
+    /// counted (files written before, simulated endpoints).
+    int arrivalStampedReads = 0;
+    int readTimeStampedReads = 0;
 };
 
 /// Where a token count came from. Anything but ServerUsage/ServerTimings is an estimate and is

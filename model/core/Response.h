@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/core/Boxed.h"
 #include "model/core/Logprobs.h"
 #include "model/core/TokenTimeline.h"
 
@@ -81,8 +82,8 @@ struct AssembledResponse {
     QString role;
 
     std::optional<TokenUsage> usage; ///< the last usage seen (the final one wins)
-    std::optional<ServerTimings> timings; ///< the last timings seen
-    std::optional<ServerError> streamError; ///< an error object sent inside the stream
+    Boxed<ServerTimings> timings; ///< the last timings seen (llama-server only: boxed, see Boxed.h)
+    Boxed<ServerError> streamError; ///< an error object sent inside the stream (rare: boxed)
     qint64 streamErrorNs = 0;
 
     QString responseId; ///< first non-empty `id`

@@ -393,6 +393,23 @@ std::optional<RunRecord> FastRecordReader::read(std::string_view text, std::size
                 }
                 break;
             }
+            case StampedReads: {
+                if (!present(v, od::json_type::object))
+                    break;
+                std::bitset<2> seenReads;
+                for (auto sm : take(v.get_object())) {
+                    od::field sf = take(std::move(sm));
+                    const std::string_view k = take(sf.unescaped_key());
+                    od::value sv = sf.value();
+                    const int at = k == "arrival" ? 0 : k == "read_time" ? 1 : -1;
+                    if (at < 0 || seenReads.test(std::size_t(at)))
+                        decline();
+                    seenReads.set(std::size_t(at));
+                    (at == 0 ? t.arrivalStampedReads : t.readTimeStampedReads)
+                        = int(optInteger(sv, 0, INT_MAX).value_or(0));
+                }
+                break;
+            }
             case Stamps: {
                 if (!present(v, od::json_type::object))
                     break;

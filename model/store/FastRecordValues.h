@@ -80,6 +80,7 @@ enum Key : int {
     Role,
     ServerHeader,
     ServerTimingsKey,
+    StampedReads,
     Stamps,
     StartOffsetMs,
     StartedAt,
@@ -103,15 +104,16 @@ enum Key : int {
     KeyCount
 };
 
-inline constexpr std::array<std::string_view, KeyCount> kKeys = {"cached_prompt_tokens", "completion_tokens",
-    "concurrency", "connect_ms", "connection_reused", "content", "content_type", "count_sources",
-    "decode_tps", "e2e_ms", "endpoint", "endpoint_index", "error", "events", "finish_reason",
-    "first_sentence_ms", "gap_max_ms", "gap_p50_ms", "gap_p99_ms", "gate_details", "gates", "http_status",
-    "iteration", "keep_alive_pings", "logprobs", "model", "notes", "ok", "prompt_tokens", "reasoning",
-    "reasoning_field", "reasoning_ms", "reasoning_tokens", "request", "response_id", "role", "server_header",
-    "server_timings", "stamps", "start_offset_ms", "started_at", "stream", "stream_end_ms", "stream_error",
-    "system_fingerprint", "test", "thinking_in_content", "token_events", "tokens_source", "tool_calls",
-    "ttfb_ms", "ttft_any_ms", "ttft_visible_ms", "turn", "url", "usage", "visible_content_offset", "warmup"};
+inline constexpr std::array<std::string_view, KeyCount> kKeys
+    = {"cached_prompt_tokens", "completion_tokens", "concurrency", "connect_ms", "connection_reused",
+        "content", "content_type", "count_sources", "decode_tps", "e2e_ms", "endpoint", "endpoint_index",
+        "error", "events", "finish_reason", "first_sentence_ms", "gap_max_ms", "gap_p50_ms", "gap_p99_ms",
+        "gate_details", "gates", "http_status", "iteration", "keep_alive_pings", "logprobs", "model", "notes",
+        "ok", "prompt_tokens", "reasoning", "reasoning_field", "reasoning_ms", "reasoning_tokens", "request",
+        "response_id", "role", "server_header", "server_timings", "stamped_reads", "stamps",
+        "start_offset_ms", "started_at", "stream", "stream_end_ms", "stream_error", "system_fingerprint",
+        "test", "thinking_in_content", "token_events", "tokens_source", "tool_calls", "ttfb_ms",
+        "ttft_any_ms", "ttft_visible_ms", "turn", "url", "usage", "visible_content_offset", "warmup"};
 static_assert(std::is_sorted(kKeys.begin(), kKeys.end()), "binary search and the writer's order");
 
 /// The key's id, trying the one after the previous key first (the writer's order).

@@ -350,6 +350,11 @@ RunRecord readRecord(
     r.gates = f.object("gates") ? *f.object("gates") : nlohmann::json::object();
     r.gateDetails = f.object("gate_details") ? *f.object("gate_details") : nlohmann::json::object();
 
+    if (const nlohmann::json* s = f.object("stamped_reads")) {
+        const Fields sf(*s, loc.member("stamped_reads"));
+        t.arrivalStampedReads = sf.integer("arrival", 0, 0);
+        t.readTimeStampedReads = sf.integer("read_time", 0, 0);
+    }
     if (const nlohmann::json* s = f.object("stamps")) {
         const Loc sl = loc.member("stamps");
         const Fields sf(*s, sl);

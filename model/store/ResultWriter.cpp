@@ -286,6 +286,8 @@ nlohmann::json recordToJson(const RunRecord& record, const std::vector<RunEndpoi
 
     // Raw stamps and the token timeline, in ms from t0 (from the earliest stamp if never sent).
     const qint64 ref = referenceNs(q);
+    if (t.arrivalStampedReads > 0 || t.readTimeStampedReads > 0) // absent: not counted (methodology §1)
+        j["stamped_reads"] = {{"arrival", t.arrivalStampedReads}, {"read_time", t.readTimeStampedReads}};
     j["stamps"] = {{"t0", stampMs(ref, t.t0Ns)}, {"start", stampMs(ref, t.startNs)},
         {"connected", stampMs(ref, t.connectedNs)}, {"first_byte", stampMs(ref, t.firstByteNs)},
         {"headers", stampMs(ref, t.headersNs)}, {"end", stampMs(ref, t.endNs)},

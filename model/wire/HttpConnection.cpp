@@ -172,10 +172,12 @@ void HttpConnection::onReadyRead()
     if (available <= 0)
         return;
     readBuffer.resize(qsizetype(available));
+    qint64 arrived = 0;
     if (m_arrivalStamps) {
         // Nothing of a response can arrive before its request was written.
-        if (const qint64 arrived = arrival_stamps::pendingArrivalNs(m_socket->socketDescriptor(),
-                readBuffer.data(), available, qMax(m_timing.startNs, m_timing.t0Ns)))
+        arrived = arrival_stamps::pendingArrivalNs(m_socket->socketDescriptor(), readBuffer.data(), available,
+            qMax(m_timing.startNs, m_timing.t0Ns));
+        if (arrived)
             stamp = arrived;
     }
     const qint64 read = m_socket->read(readBuffer.data(), available);
@@ -189,6 +191,7 @@ void HttpConnection::onReadyRead()
     }
     if (read <= 0)
         return;
+    ++(arrived ? m_timing.arrivalStampedReads : m_timing.readTimeStampedReads);
     const QByteArrayView bytes(readBuffer.constData(), qsizetype(read));
     if (!m_timing.firstByteNs)
         m_timing.firstByteNs = stamp;

@@ -133,7 +133,7 @@ RequestMetrics computeMetrics(const RequestTiming& t, const AssembledResponse& r
 
     // Token counts, best source first; every fallback is flagged.
     const std::optional<TokenUsage>& u = r.usage;
-    const std::optional<ServerTimings>& tm = r.timings;
+    const Boxed<ServerTimings>& tm = r.timings;
     if (u && u->completionTokens)
         m.completionTokens = {u->completionTokens, CountSource::ServerUsage};
     else if (tm && tm->predictedN)

@@ -142,4 +142,8 @@ TEST(ArrivalStamps, AStreamReadLateIsStampedWhenItArrived)
     const double stampErrorMs = msBetween(served[0].tokenWriteNs[1], record.response.tokenEvents[1].stampNs);
     EXPECT_GE(stampErrorMs, -1.0);
     EXPECT_LT(stampErrorMs, 15.0) << "read " << lateByMs << " ms late; the stamp must not include that";
+    // The record says how its reads were stamped: on arrival (at most the first, read while the
+    // kernel may still be switching its stamping on, keeps its read time).
+    EXPECT_GE(record.timing.arrivalStampedReads, 4);
+    EXPECT_LE(record.timing.readTimeStampedReads, 1);
 }

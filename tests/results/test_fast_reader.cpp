@@ -59,6 +59,8 @@ RunResult fullResult(bool sides = true)
     s.tokens.push_back(
         {QStringLiteral("ü"), QByteArray("\xEF\xBF\xBD"), std::nullopt, std::nullopt, {}, false});
     r.records[0].request.response.logprobs = s;
+    r.records[0].request.timing.arrivalStampedReads = 41;
+    r.records[0].request.timing.readTimeStampedReads = 2;
     r.endpoints[1].reference = true;
     return r;
 }
@@ -96,6 +98,13 @@ TEST(FastReader, ReadsEverySavedRecordTheQuickWay)
         EXPECT_EQ(quick->records[i].startedAt, strict.records[i].startedAt) << i;
         EXPECT_EQ(quick->records[i].startedAt.timeSpec(), strict.records[i].startedAt.timeSpec()) << i;
         EXPECT_EQ(quick->records[i].request.url, strict.records[i].request.url) << i;
+    }
+    // How the reads were stamped, written only where counted, read back by both readers.
+    EXPECT_EQ(bytes.count("\"stamped_reads\""), 1);
+    for (const RunResult* x : {&*quick, &strict}) {
+        EXPECT_EQ(x->records[0].request.timing.arrivalStampedReads, 41);
+        EXPECT_EQ(x->records[0].request.timing.readTimeStampedReads, 2);
+        EXPECT_EQ(x->records[1].request.timing.arrivalStampedReads, 0);
     }
 }
 
