@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // quantscope: one binary. With no arguments (or `gui`) the dashboard; otherwise a headless subcommand.
-#include "app/Commands.h"
+#include "app/cli/Commands.h"
 
 #include <QCoreApplication>
 #include <QSysInfo>

@@ -38,7 +38,7 @@ namespace qs {
 
 /// A chart embedded in the document.
 struct ReportChart {
-    QString name; ///< the dashboard view it shows, e.g. "ttft-turn" (app/DashboardViews.h)
+    QString name; ///< the dashboard view it shows, e.g. "ttft-turn" (app/common/DashboardViews.h)
     QString title; ///< e.g. "TTFT vs turn"
     QString caption; ///< one or two sentences on how to read it
     /// The image reference exactly as written into the document: a relative path for Markdown

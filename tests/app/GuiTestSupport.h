@@ -3,7 +3,7 @@
 // Helpers shared by the dashboard tests (MainWindow offscreen, and `quantscope screenshot`): the
 // fixture, waiting for the window's evaluation, its actions by text, and a main() that keeps the
 // tests away from the user's settings and data.
-#include "app/MainWindow.h"
+#include "app/dashboard/MainWindow.h"
 #include "tests/widgets/WidgetTestSupport.h"
 
 #include <QAction>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// EvaluationScheduler (app/EvaluationScheduler): live evaluations rest twice as long as the last
+// EvaluationScheduler (app/dashboard/EvaluationScheduler): live evaluations rest twice as long as the last
 // one took, so that on a run of hours they never keep a core busy beside the runner.
-#include "app/EvaluationScheduler.h"
+#include "app/dashboard/EvaluationScheduler.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -3,7 +3,7 @@
 // side, a broken one, one dropped on the window, the baseline picked and remembered, a saved file
 // judged with the Decision tab's verdict, and a 100,000-record file opened without freezing the
 // event loop.
-#include "app/MainWindow.h"
+#include "app/dashboard/MainWindow.h"
 #include "model/decide/Recommendation.h"
 #include "model/store/ResultFile.h"
 #include "tests/app/GuiTestSupport.h"

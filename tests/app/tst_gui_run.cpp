@@ -3,9 +3,9 @@
 // GUI thread, a full run against the simulated endpoints and a stopped one, a judge chosen before
 // a run, and the endpoints and run settings kept between sessions (the demo's short run giving way
 // to a real endpoint's suite numbers).
-#include "app/DashboardViews.h"
-#include "app/MainWindow.h"
-#include "app/RunSession.h"
+#include "app/common/DashboardViews.h"
+#include "app/dashboard/MainWindow.h"
+#include "app/dashboard/RunSession.h"
 #include "model/core/Suite.h"
 #include "model/run/SuiteComposition.h"
 #include "model/store/ResultFile.h"

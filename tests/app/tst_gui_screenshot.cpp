@@ -2,7 +2,7 @@
 // The headless `quantscope screenshot` command on the fixture: every view the dashboard lists, at
 // its size and scale, not blank; an unknown view, a missing file, a bad scale and an unknown
 // baseline refused.
-#include "app/DashboardViews.h"
+#include "app/common/DashboardViews.h"
 #include "tests/app/CliSupport.h"
 #include "tests/app/GuiTestSupport.h"
 

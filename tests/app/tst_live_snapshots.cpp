@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// LiveSnapshots (app/LiveSnapshots): the live run's records copied for the views. Every snapshot
+// LiveSnapshots (app/dashboard/LiveSnapshots): the live run's records copied for the views. Every snapshot
 // is a prefix of the run, whichever job runs first; and a snapshot holds the very records handed in,
 // never a copy (a run of hours is snapshotted twice a second).
-#include "app/LiveSnapshots.h"
+#include "app/dashboard/LiveSnapshots.h"
 
 #include <QtTest>
 

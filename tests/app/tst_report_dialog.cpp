@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The dashboard's Export Report dialog, offscreen: preview, profile choice, saving.
-#include "app/ReportDialog.h"
+#include "app/dashboard/ReportDialog.h"
 #include "model/store/ResultFile.h"
 
 #include <QFile>

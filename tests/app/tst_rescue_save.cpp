@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// `quantscope run` saving a results file it cannot write: the rescue copy (app/RescueSave).
-#include "app/RescueSave.h"
+// `quantscope run` saving a results file it cannot write: the rescue copy (app/cli/RescueSave).
+#include "app/cli/RescueSave.h"
 #include "model/store/ResultFile.h"
 
 #include <QDir>

@@ -3,7 +3,7 @@
 // against scripted loopback servers: each round is judged on a worker with the Decision tab's
 // profile, the live snapshots carry the looks (what the Decision tab draws narrowing), and the run
 // stops when the verdict is made, or at its prompt limit on a close case — saved saying why.
-#include "app/RunSession.h"
+#include "app/dashboard/RunSession.h"
 #include "model/decide/DecisionProfile.h"
 #include "model/decide/Sequential.h"
 #include "model/store/ResultFile.h"

@@ -4,7 +4,9 @@
 #       core → wire → gates → store → run → evaluate → decide
 #     and every model source sits in a stage folder;
 #   - model/ never includes widgets/ or app/;
-#   - widgets/ never includes app/ and never opens a socket (no Qt Network socket headers).
+#   - widgets/ never includes app/ and never opens a socket (no Qt Network socket headers);
+#   - app/ has two halves and what they share: app/cli/ (the headless commands) never includes
+#     app/dashboard/ (the window and its sessions), and app/common/ includes neither.
 #
 # The stage libraries' link check (model/CMakeLists.txt) catches calls into a later stage; this
 # catches what a link cannot see: a later stage's header used only for its types or inline code.
@@ -63,6 +65,11 @@ foreach(file IN LISTS sources)
             elseif(inc MATCHES "^model/")
                 list(APPEND problems "${file}: includes ${inc}: not a stage folder")
             endif()
+        elseif(file MATCHES "^app/(cli|common)/" AND inc MATCHES "^app/dashboard/")
+            string(REGEX MATCH "^app/[a-z]+/" half "${file}")
+            list(APPEND problems "${file}: includes ${inc}: ${half} never includes app/dashboard/")
+        elseif(file MATCHES "^app/common/" AND inc MATCHES "^app/cli/")
+            list(APPEND problems "${file}: includes ${inc}: app/common/ never includes app/cli/")
         elseif(file MATCHES "^widgets/")
             if(inc MATCHES "^app/")
                 list(APPEND problems "${file}: includes ${inc}: widgets/ never includes app/")

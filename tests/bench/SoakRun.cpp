@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tests/bench/SoakRun.h"
 
-#include "app/MainWindow.h"
-#include "app/RunSession.h"
+#include "app/dashboard/MainWindow.h"
+#include "app/dashboard/RunSession.h"
 #include "model/core/SuiteReading.h"
 #include "model/store/ResultFile.h"
 #include "tests/bench/SoakMix.h"

@@ -10,7 +10,7 @@
 //
 // Usage: bench_gui [--suite NAME] [--concurrency N] [--runs N] [--warmup N] [--order ORDER]
 //        [--open FILE]   (instead of a run: open a results file and measure while it loads)
-#include "app/MainWindow.h"
+#include "app/dashboard/MainWindow.h"
 #include "tests/bench/ProcessSample.h"
 #include "tests/support/EventLoopProbe.h"
 #include "widgets/panels/RunPanel.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The window icon the dashboard sets (app/GuiCommand.cpp) comes from Qt resources compiled into
+// The window icon the dashboard sets (app/dashboard/GuiCommand.cpp) comes from Qt resources compiled into
 // qs_app (resources/CMakeLists.txt). A missing or mis-sized entry would only show as a generic
 // icon in the task bar, so check every size here.
 #include <QImage>

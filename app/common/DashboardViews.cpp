@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#include "app/common/DashboardViews.h"
+
+#include "widgets/charts/LatencyLengthChart.h"
+#include "widgets/charts/LiveThroughputChart.h"
+#include "widgets/charts/MetricByTestChart.h"
+#include "widgets/charts/PromptScalingChart.h"
+#include "widgets/charts/ServerCharts.h"
+#include "widgets/charts/TtftTurnChart.h"
+#include "widgets/decision/DecisionView.h"
+#include "widgets/fidelity/FidelityView.h"
+#include "widgets/responses/ResponsesView.h"
+#include "widgets/tables/GuardrailBanner.h"
+#include "widgets/tables/QualityMatrixView.h"
+#include "widgets/tables/StatisticsView.h"
+
+namespace qs::app {
+
+const std::vector<ViewInfo>& dashboardViews()
+{
+    static const std::vector<ViewInfo> views {
+        {QStringLiteral("window"), QStringLiteral("Whole window"), QSize(1920, 1080)},
+        {QStringLiteral("endpoints"), QStringLiteral("Endpoints panel"), QSize(640, 440)},
+        {QStringLiteral("run"), QStringLiteral("Run panel"), QSize(640, 560)},
+        {QStringLiteral("guardrails"), QStringLiteral("Methodology warnings"), QSize(1000, 420)},
+        {QStringLiteral("ttft-turn"), QStringLiteral("TTFT vs turn"), QSize(960, 600)},
+        {QStringLiteral("decode-tps"), QStringLiteral("Decode tok/s per test"), QSize(960, 600)},
+        {QStringLiteral("ttft-test"), QStringLiteral("TTFT per test"), QSize(960, 600)},
+        {QStringLiteral("live-tps"), QStringLiteral("Tokens/s over the run"), QSize(960, 600)},
+        {QStringLiteral("latency-length"), QStringLiteral("Latency vs response length"), QSize(960, 600)},
+        {QStringLiteral("ttft-prompt-tokens"), QStringLiteral("TTFT vs prompt tokens"), QSize(960, 600)},
+        {QStringLiteral("server"), QStringLiteral("Server: requests, KV cache, memory, power"),
+            QSize(960, 760)},
+        {QStringLiteral("responses"), QStringLiteral("Side-by-side responses"), QSize(1200, 760)},
+        {QStringLiteral("quality"), QStringLiteral("Quality matrix"), QSize(900, 480)},
+        {QStringLiteral("statistics"), QStringLiteral("Statistics and paired comparison"), QSize(1280, 800)},
+        {QStringLiteral("fidelity"),
+            QStringLiteral("Fidelity: each arm's next-token drift from the reference"), QSize(1400, 900)},
+        {QStringLiteral("decision"), QStringLiteral("Decision: the profile's criteria and the verdict"),
+            QSize(1100, 700)},
+    };
+    return views;
+}
+
+const ViewInfo* findView(const QString& name)
+{
+    for (const ViewInfo& v : dashboardViews())
+        if (v.name == name)
+            return &v;
+    return nullptr;
+}
+
+std::unique_ptr<QWidget> createDataView(const QString& name, const DashboardData& data, Theme theme)
+{
+    std::unique_ptr<QWidget> widget;
+    DashboardView* view = nullptr;
+    const auto make = [&](auto* w) {
+        widget.reset(w);
+        view = w;
+        return w;
+    };
+    if (name == u"ttft-turn")
+        make(new TtftTurnChart)->setControlsVisible(false);
+    else if (name == u"decode-tps")
+        make(new MetricByTestChart(Metric::DecodeTps))->setControlsVisible(false);
+    else if (name == u"ttft-test")
+        make(new MetricByTestChart(Metric::TtftVisible))->setControlsVisible(false);
+    else if (name == u"live-tps")
+        make(new LiveThroughputChart)->setControlsVisible(false);
+    else if (name == u"latency-length")
+        make(new LatencyLengthChart)->setControlsVisible(false);
+    else if (name == u"ttft-prompt-tokens")
+        make(new PromptScalingChart)->setControlsVisible(false);
+    else if (name == u"server")
+        make(new ServerCharts)->setControlsVisible(false);
+    else if (name == u"responses")
+        make(new ResponsesView);
+    else if (name == u"quality")
+        make(new QualityMatrixView);
+    else if (name == u"statistics")
+        make(new StatisticsView);
+    else if (name == u"fidelity")
+        make(new FidelityView);
+    else if (name == u"decision")
+        make(new DecisionView);
+    else if (name == u"guardrails") {
+        make(new GuardrailBanner)->setExpanded(true);
+    }
+    if (!view)
+        return nullptr;
+    widget->setPalette(themePalette(theme));
+    widget->setAutoFillBackground(true);
+    view->setTheme(theme);
+    view->setData(data);
+    if (auto* responses = qobject_cast<ResponsesView*>(widget.get()))
+        responses->selectMostDifferent();
+    return widget;
+}
+
+} // namespace qs::app

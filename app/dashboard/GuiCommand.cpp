@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+// The dashboard (`quantscope`, `quantscope gui [FILE…]`) and its headless twin for pictures
+// (`quantscope screenshot`). Both need a QApplication: Qt Charts is built on Graphics View.
+#include "app/cli/CommandLine.h"
+#include "app/cli/Commands.h"
+#include "app/common/DashboardViews.h"
+#include "app/dashboard/MainWindow.h"
+#include "model/core/Suite.h"
+#include "widgets/ScreenshotRenderer.h"
+#include "widgets/panels/EndpointsPanel.h"
+#include "widgets/panels/RunPanel.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QIcon>
+#include <QStyleFactory>
+#include <QTextStream>
+
+namespace qs::app {
+
+namespace {
+
+void setUpApplication(QApplication& app)
+{
+    QApplication::setApplicationName(QStringLiteral("quantscope"));
+    QApplication::setOrganizationName(QStringLiteral("quantscope"));
+    QApplication::setApplicationDisplayName(QStringLiteral("Quantscope"));
+    QApplication::setApplicationVersion(QStringLiteral(QS_VERSION));
+    // The installed desktop entry's name (packaging/): Wayland compositors match windows to it.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.quantscope.Quantscope"));
+    // Every size the resource holds (resources/CMakeLists.txt), so title bars and task bars
+    // pick a drawn size instead of scaling one picture.
+    QIcon icon;
+    for (const int size : {16, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/quantscope-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
+    // Fusion looks the same on every desktop and takes our palette fully, so screenshots match.
+    app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+}
+
+/// The endpoints of a reviewed file, as the endpoints panel shows them.
+std::vector<EndpointEntry> entriesOf(const RunResult& result)
+{
+    std::vector<EndpointEntry> entries;
+    for (const RunEndpoint& e : result.endpoints) {
+        EndpointEntry entry;
+        entry.endpoint = e.endpoint;
+        if (e.simulated && e.spec.startsWith(u"sim:"))
+            entry.simulatedProfile = e.spec.mid(4);
+        entries.push_back(entry);
+    }
+    return entries;
+}
+
+} // namespace
+
+int runGui(int argc, char** argv, const QStringList& args)
+{
+    QApplication app(argc, argv);
+    setUpApplication(app);
+    QStringList files;
+    for (const QString& a : args) {
+        if (a == u"--help" || a == u"-h") {
+            QTextStream(stdout)
+                << "Usage: quantscope gui [FILE...]\n\nOpens the dashboard; with files, reviews "
+                   "them (several side by side).\n";
+            return 0;
+        }
+        if (a.startsWith(u'-')) {
+            QTextStream(stderr) << "quantscope gui: unknown option " << a
+                                << " (usage: quantscope gui [FILE...])\n";
+            return 2;
+        }
+        files << a;
+    }
+    MainWindow window;
+    window.show();
+    if (!files.isEmpty())
+        window.openFiles(files);
+    return QApplication::exec();
+}
+
+int runScreenshot(int argc, char** argv, const QStringList& args)
+{
+    // Headless by design: the same pixels on a laptop, a server and CI.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    setUpApplication(app);
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "Render a view of a results file to PNG, headless (offscreen), for blog posts and documents."));
+    p.addHelpOption();
+    p.addPositionalArgument(QStringLiteral("FILE"),
+        QStringLiteral("Results file(s); several are shown side by side."), QStringLiteral("FILE [FILE...]"));
+    p.addOption({QStringLiteral("view"), QStringLiteral("The view to render (see --list-views)."),
+        QStringLiteral("NAME")});
+    p.addOption({QStringLiteral("out"), QStringLiteral("PNG file to write."), QStringLiteral("PNG")});
+    p.addOption({QStringLiteral("scale"), QStringLiteral("Pixel density: 1, 2 or 3 (default 2)."),
+        QStringLiteral("N"), QStringLiteral("2")});
+    p.addOption({QStringLiteral("theme"), QStringLiteral("light (default) or dark."), QStringLiteral("THEME"),
+        QStringLiteral("light")});
+    p.addOption({QStringLiteral("size"), QStringLiteral("Logical size WxH instead of the view's default."),
+        QStringLiteral("WxH")});
+    p.addOption(baselineOption());
+    p.addOption({QStringLiteral("list-views"), QStringLiteral("Print the view names, one per line.")});
+    if (const int rc = parseSubcommand(p, "screenshot", args); rc >= 0)
+        return rc;
+    if (p.isSet(QStringLiteral("list-views"))) {
+        for (const ViewInfo& v : dashboardViews())
+            out << v.name << '\n';
+        return 0;
+    }
+    const QString viewName = p.value(QStringLiteral("view"));
+    const ViewInfo* view = findView(viewName);
+    if (!view) {
+        err << "quantscope screenshot: "
+            << (viewName.isEmpty() ? QStringLiteral("--view is required")
+                                   : QStringLiteral("unknown view \"%1\"").arg(viewName))
+            << "; the views are: ";
+        QStringList names;
+        for (const ViewInfo& v : dashboardViews())
+            names << v.name;
+        err << names.join(QStringLiteral(", ")) << '\n';
+        return 2;
+    }
+    const QString outPath = p.value(QStringLiteral("out"));
+    if (outPath.isEmpty()) {
+        err << "quantscope screenshot: --out PNG is required\n";
+        return 2;
+    }
+    bool scaleOk = false;
+    const int scale = p.value(QStringLiteral("scale")).toInt(&scaleOk);
+    if (!scaleOk || scale < 1 || scale > 3) {
+        err << "quantscope screenshot: --scale must be 1, 2 or 3\n";
+        return 2;
+    }
+    const std::optional<Theme> theme = themeFromId(p.value(QStringLiteral("theme")));
+    if (!theme) {
+        err << "quantscope screenshot: --theme must be light or dark\n";
+        return 2;
+    }
+    QSize size = view->size;
+    if (p.isSet(QStringLiteral("size"))) {
+        const QStringList wh = p.value(QStringLiteral("size")).split(u'x');
+        const int w = wh.value(0).toInt();
+        const int h = wh.value(1).toInt();
+        if (wh.size() != 2 || w < 200 || h < 150 || w > 8000 || h > 8000) {
+            err << "quantscope screenshot: --size must be WxH, e.g. 1200x800 (200x150 to 8000x8000)\n";
+            return 2;
+        }
+        size = QSize(w, h);
+    }
+    const QStringList files = p.positionalArguments();
+    if (files.isEmpty()) {
+        err << "quantscope screenshot: give a results file (quantscope screenshot FILE --view NAME --out "
+               "PNG)\n";
+        return 2;
+    }
+
+    const std::shared_ptr<const RunResult> result = loadResultsFor("screenshot", files);
+    if (!result)
+        return 1;
+    QString baselineError;
+    const std::optional<int> baseline = baselineFrom(p, *result, baselineError);
+    if (!baseline) {
+        err << "quantscope screenshot: " << baselineError << '\n';
+        return 2;
+    }
+    DashboardData data = prepareDashboard(result, *baseline);
+    data.sources = files;
+
+    QImage image;
+    if (std::unique_ptr<QWidget> standalone = createDataView(view->name, data, *theme)) {
+        standalone->resize(size);
+        standalone->show();
+        QApplication::processEvents();
+        image = renderWidget(standalone.get(), scale);
+    } else if (view->name == u"window") {
+        app.setPalette(themePalette(*theme));
+        MainWindow window(false);
+        window.setTheme(*theme);
+        window.endpointsPanel()->setEntries(entriesOf(*result));
+        window.showPrepared(
+            data, files.size() == 1 ? QFileInfo(files.front()).absoluteFilePath() : QString());
+        window.resize(size);
+        window.show();
+        QApplication::processEvents();
+        image = renderWidget(&window, scale);
+    } else {
+        // The endpoints and run panels, as they were for this file.
+        app.setPalette(themePalette(*theme));
+        std::unique_ptr<QWidget> panel;
+        if (view->name == u"endpoints") {
+            auto* endpoints = new EndpointsPanel;
+            endpoints->setEntries(entriesOf(*result));
+            panel.reset(endpoints);
+        } else {
+            auto* run = new RunPanel;
+            run->setBuiltinSuites(builtinSuiteNames());
+            RunPanelSettings settings;
+            settings.suite
+                = QString::fromStdString(result->suite.value("id", std::string("voice-assistant")));
+            settings.settings = result->settings;
+            run->setSettings(settings);
+            run->setStatusText(QStringLiteral("%1 requests in %2")
+                                   .arg(result->records.size())
+                                   .arg(QFileInfo(files.front()).fileName()));
+            panel.reset(run);
+        }
+        panel->resize(size);
+        panel->show();
+        QApplication::processEvents();
+        image = renderWidget(panel.get(), scale);
+    }
+    if (image.size() != size * scale)
+        err << "note: the view needs at least " << image.width() / scale << "×" << image.height() / scale
+            << " to lay itself out; it was rendered at that size instead of " << size.width() << "×"
+            << size.height() << '\n';
+    if (const QString error = savePng(image, outPath); !error.isEmpty()) {
+        err << "quantscope screenshot: " << error << '\n';
+        return 1;
+    }
+    out << "Wrote " << outPath << " (" << image.width() << "×" << image.height() << " px, view " << view->name
+        << ", " << scale << "×, " << themeId(*theme) << ")\n";
+    return 0;
+}
+
+} // namespace qs::app
