@@ -2,8 +2,8 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/Commands.h"
 #include "app/cli/EndpointOptions.h"
-#include "app/common/EndpointSpec.h"
 #include "app/cli/TextOutput.h"
+#include "app/common/EndpointSpec.h"
 #include "model/wire/EndpointProbe.h"
 #include "model/wire/StreamingClient.h"
 

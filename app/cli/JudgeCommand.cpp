@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/CommandLine.h"
 #include "app/cli/Commands.h"
+#include "app/cli/Terminal.h"
 #include "app/common/EndpointSpec.h"
 #include "app/common/JudgeSteps.h"
-#include "app/cli/Terminal.h"
 #include "model/run/JudgeRunner.h"
 #include "model/store/ResultFile.h"
 #include "model/wire/EndpointProbe.h"

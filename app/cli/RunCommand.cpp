@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/CommandLine.h"
 #include "app/cli/Commands.h"
-#include "app/common/EndpointSpec.h"
-#include "app/common/JudgeSteps.h"
 #include "app/cli/RescueSave.h"
 #include "app/cli/Terminal.h"
+#include "app/common/EndpointSpec.h"
+#include "app/common/JudgeSteps.h"
 #include "model/core/Suite.h"
 #include "model/decide/Sequential.h"
 #include "model/run/RunController.h"

@@ -35,7 +35,8 @@ RunResult pairsRun(int pairs)
     for (int i = 1; i <= pairs; ++i)
         for (int e = 0; e < 2; ++e)
             result.records.push_back(test::answerRecord(e, QStringLiteral("chat"), 1, i,
-                e == 1 ? QStringLiteral("Sunshine in Paris today, %1.").arg(i) : QStringLiteral("Paris, %1.").arg(i)));
+                e == 1 ? QStringLiteral("Sunshine in Paris today, %1.").arg(i)
+                       : QStringLiteral("Paris, %1.").arg(i)));
     return result;
 }
 
@@ -64,8 +65,8 @@ int main(int argc, char** argv)
     const QString thinking = QStringLiteral("<think>") + QString(1 << 20, u'x');
     out << "Reading judge replies (µs per reply):\n";
     out << "  pairwise, fenced with prose   " << usPer(100000, [&] { (void)readPairReply(typical); }) << '\n';
-    out << "  rubric, 5 criteria            " << usPer(100000, [&] { (void)readRubricReply(rubric, criteria); })
-        << '\n';
+    out << "  rubric, 5 criteria            "
+        << usPer(100000, [&] { (void)readRubricReply(rubric, criteria); }) << '\n';
     out << "  1 MiB of '{'                  " << usPer(20, [&] { (void)readPairReply(braces); }) << '\n';
     out << "  1 MiB of ```                  " << usPer(20, [&] { (void)readPairReply(fences); }) << '\n';
     out << "  1 MiB unclosed <think>        " << usPer(20, [&] { (void)readPairReply(thinking); }) << '\n';
@@ -102,7 +103,8 @@ int main(int argc, char** argv)
             failed += v.failed() ? 1 : 0;
         for (const PairVerdict& v : j.pairVerdicts)
             failed += v.exchange.failed() ? 1 : 0;
-        out << QStringLiteral("  concurrency %1: %2 judgements (%6 failed) in %3 s = %4 /s (%5 ms each, wall)\n")
+        out << QStringLiteral(
+            "  concurrency %1: %2 judgements (%6 failed) in %3 s = %4 /s (%5 ms each, wall)\n")
                    .arg(concurrency)
                    .arg(n)
                    .arg(s, 0, 'f', 2)
@@ -122,7 +124,8 @@ int main(int argc, char** argv)
     big.concurrency = 8;
     RunResult judged = big.result;
     judged.judging = runJudgingBlocking(big);
-    out << "\njudgeQuality() over " << judged.judging.rubricVerdicts.size() + judged.judging.pairVerdicts.size()
+    out << "\njudgeQuality() over "
+        << judged.judging.rubricVerdicts.size() + judged.judging.pairVerdicts.size()
         << " verdicts: " << usPer(20, [&] { (void)judgeQuality(judged); }) / 1000.0 << " ms\n";
     return 0;
 }
