@@ -63,7 +63,8 @@ int runRun(const QStringList& args)
     p.setApplicationDescription(QStringLiteral(
         "Run a benchmark suite against one or more endpoints and save every measurement.\n\n"
         "SPEC is name=LABEL,url=URL[,model=ID][,quant=Q][,runtime=R][,key-env=VAR][,metrics=URL|URL]"
-        "[,body=JSON] (body= last; its JSON may contain commas), or just a URL. url=sim:q4km-like and "
+        "[,meta.KEY=VALUE…][,body=JSON] (body= last; its JSON may contain commas), or just a URL; meta.KEY "
+        "records a fact about the endpoint (e.g. meta.calibration=annie-500). url=sim:q4km-like and "
         "url=sim:nvfp4-like are built-in simulated endpoints.\n\n"
         "Server metrics: during the run, each endpoint's own /metrics (when it answers: llama-server "
         "needs --metrics, SGLang --enable-metrics) and every metrics= URL (a DCGM exporter on :9400, a "
@@ -95,6 +96,10 @@ int runRun(const QStringList& args)
     opt("timeout-ms", "Total time allowed per request (default: no limit beyond the endpoint's timeouts).",
         "MS");
     opt("out", "Results file to write (a journal <out>.journal is kept while running).", "FILE");
+    opt("note",
+        "What this run is, saved with it and shown beside it in a campaign, e.g. \"strategy B: MLP-only, "
+        "500 Annie conversations\".",
+        "TEXT");
     opt("scrape-ms",
         "Period of the server-metrics scrapes, 50 to 60000 ms (default 333: about three a second).", "MS");
     p.addOption({QStringLiteral("no-server-metrics"),
@@ -243,6 +248,7 @@ int runRun(const QStringList& args)
     if (const QString problem = outPathProblem(outPath); !problem.isEmpty())
         return usage(problem);
     request.journalPath = RunJournal::journalPathFor(outPath);
+    request.userNote = p.value(QStringLiteral("note")).trimmed();
     if (QFileInfo::exists(request.journalPath))
         return usage(QStringLiteral("%1 exists: an earlier run into %2 was interrupted. Recover it with\n  "
                                     "quantscope recover %1 --out RECOVERED.json\nor delete it to start over.")

@@ -330,6 +330,8 @@ void writeSummaryText(QTextStream& out, const RunResult& result, const Evaluatio
     out << "Suite " << (suite.isEmpty() ? QStringLiteral("?") : suite) << ", run "
         << result.startedAt.toString(Qt::ISODate) << " on " << result.host
         << (result.complete ? QString() : QStringLiteral("  [INCOMPLETE]")) << '\n';
+    if (!result.userNote.isEmpty())
+        out << "about this run: " << result.userNote << '\n';
     if (!result.note.isEmpty())
         out << "note: " << result.note << '\n';
     for (std::size_t i = 0; i < result.endpoints.size(); ++i) {
@@ -341,6 +343,12 @@ void writeSummaryText(QTextStream& out, const RunResult& result, const Evaluatio
                                                   : QStringLiteral(", ") + e.endpoint.quantization)
             << (e.simulated ? QStringLiteral("  — SIMULATED, not a real server") : QString())
             << (e.reference ? QStringLiteral("  — fidelity reference") : QString()) << '\n';
+        if (!e.endpoint.meta.empty()) {
+            QStringList facts;
+            for (const auto& [key, value] : e.endpoint.meta)
+                facts << key + u'=' + value;
+            out << "      " << facts.join(QStringLiteral(", ")) << '\n';
+        }
     }
     out << s.records << " records (" << s.warmups << " warm-ups excluded, " << s.failures << " failed)\n\n";
     printWarnings(out, warnings);

@@ -10,7 +10,7 @@ namespace qs::app {
 namespace {
 const QStringList SpecKeys = {QStringLiteral("name"), QStringLiteral("url"), QStringLiteral("model"),
     QStringLiteral("quant"), QStringLiteral("runtime"), QStringLiteral("key-env"), QStringLiteral("metrics"),
-    QStringLiteral("body")};
+    QStringLiteral("meta.KEY"), QStringLiteral("body")};
 
 /// Appends one metrics URL as typed, normalised; false and `error` when it is not a URL.
 bool addMetricsUrl(EndpointSpec& spec, const QString& text, QString& error)
@@ -44,6 +44,13 @@ bool setField(EndpointSpec& spec, const QString& key, const QString& value, QStr
         for (const QString& url : value.split(u'|', Qt::SkipEmptyParts))
             if (!addMetricsUrl(spec, url, error))
                 return false;
+    } else if (key.startsWith(u"meta.")) {
+        const QString name = key.mid(5).trimmed();
+        if (name.isEmpty()) {
+            error = QStringLiteral("meta. needs a name, e.g. meta.calibration=annie-500");
+            return false;
+        }
+        spec.meta[name] = value;
     } else if (key == u"body") {
         auto j = nlohmann::json::parse(value.toStdString(), nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
@@ -133,6 +140,17 @@ std::optional<std::vector<EndpointSpec>> readEndpointsFile(const QString& path, 
                     return std::nullopt;
                 }
                 spec.body = value;
+                continue;
+            }
+            if (k == u"meta" && value.is_object()) {
+                for (const auto& [name, fact] : value.items()) {
+                    if (!fact.is_string()) {
+                        error = where
+                            + QStringLiteral(".meta.%1: must be a string").arg(QString::fromStdString(name));
+                        return std::nullopt;
+                    }
+                    spec.meta[QString::fromStdString(name)] = QString::fromStdString(fact.get<std::string>());
+                }
                 continue;
             }
             if (k == u"metrics" && value.is_array()) {
@@ -231,6 +249,7 @@ std::optional<RunEndpoint> EndpointResolver::resolve(const EndpointSpec& spec, q
     e.model = spec.model;
     e.quantization = spec.quant;
     e.apiKeyEnv = spec.keyEnv;
+    e.meta = spec.meta;
     if (!spec.runtime.isEmpty()) {
         const auto runtime = runtimeFromName(spec.runtime);
         if (!runtime) {

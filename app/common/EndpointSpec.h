@@ -6,16 +6,18 @@
 #include "tests/support/ExporterServer.h"
 
 #include <QString>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
 
 namespace qs::app {
 
-/// `name=LABEL,url=URL[,model=ID][,quant=Q][,runtime=R][,key-env=VAR][,metrics=URL|URL][,body=JSON]`;
-/// `body=` comes last and takes the rest, so its JSON may contain commas. A bare URL is accepted
-/// too. `url=sim:PROFILE` names a built-in simulated endpoint. `metrics=` lists extra Prometheus
-/// pages (a DCGM exporter, a node exporter…), separated by `|`.
+/// `name=LABEL,url=URL[,model=ID][,quant=Q][,runtime=R][,key-env=VAR][,metrics=URL|URL][,meta.KEY=VALUE…]
+/// [,body=JSON]`; `body=` comes last and takes the rest, so its JSON may contain commas. A bare URL
+/// is accepted too. `meta.KEY=VALUE` (repeatable) records a free fact about the endpoint
+/// (Endpoint::meta), e.g. `meta.calibration=annie-500`. `url=sim:PROFILE` names a built-in simulated
+/// endpoint. `metrics=` lists extra Prometheus pages (a DCGM exporter, a node exporter…), separated by `|`.
 struct EndpointSpec {
     QString name;
     QString url;
@@ -25,6 +27,7 @@ struct EndpointSpec {
     QString keyEnv;
     QStringList metrics; ///< extra metrics URLs, normalised (normalizeMetricsUrl)
     nlohmann::json body; ///< null when not given
+    std::map<QString, QString> meta; ///< `meta.KEY=VALUE` fields (Endpoint::meta)
 };
 
 std::optional<EndpointSpec> parseEndpointSpec(const QString& text, QString& error);

@@ -101,8 +101,8 @@ QUrl normalizeBaseUrl(const QString& text, QString* error)
 QUrl normalizeMetricsUrl(const QString& text, QString* error)
 {
     const QString trimmed = text.trimmed();
-    QUrl url = QUrl::fromUserInput(trimmed.contains(QStringLiteral("://")) ? trimmed
-                                                                          : QStringLiteral("http://") + trimmed);
+    QUrl url = QUrl::fromUserInput(
+        trimmed.contains(QStringLiteral("://")) ? trimmed : QStringLiteral("http://") + trimmed);
     if (trimmed.isEmpty() || !url.isValid() || url.host().isEmpty()
         || (url.scheme() != QStringLiteral("http") && url.scheme() != QStringLiteral("https"))) {
         if (error)
@@ -131,6 +131,11 @@ nlohmann::json toJson(const Endpoint& e)
     j["metrics"] = nlohmann::json::array();
     for (const QString& url : e.metricsUrls)
         j["metrics"].push_back(url.toStdString());
+    if (!e.meta.empty()) { // only then: other files keep their bytes
+        j["meta"] = nlohmann::json::object();
+        for (const auto& [key, value] : e.meta)
+            j["meta"][key.toStdString()] = value.toStdString();
+    }
     return j;
 }
 
@@ -202,6 +207,16 @@ Endpoint endpointFromJson(const nlohmann::json& j)
             if (url.isEmpty())
                 throw std::invalid_argument("endpoint field \"metrics\": " + error.toStdString());
             e.metricsUrls.append(url.toString());
+        }
+    }
+    if (j.contains("meta") && !j["meta"].is_null()) {
+        if (!j["meta"].is_object())
+            throw std::invalid_argument("endpoint field \"meta\" must be an object of texts, e.g. "
+                                        "{\"calibration\": \"annie-500\"}");
+        for (const auto& [key, value] : j["meta"].items()) {
+            if (!value.is_string())
+                throw std::invalid_argument("endpoint field \"meta." + key + "\" must be a text");
+            e.meta[QString::fromStdString(key)] = QString::fromStdString(value.get<std::string>());
         }
     }
     return e;

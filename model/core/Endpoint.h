@@ -4,6 +4,7 @@
 #include <QString>
 #include <QStringList>
 #include <QUrl>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -49,6 +50,10 @@ struct Endpoint {
     /// baseUrl): a DCGM exporter, a node exporter, anything else. Full URLs, e.g.
     /// "http://10.0.0.5:9400/metrics".
     QStringList metricsUrls;
+    /// Free facts about what is behind the endpoint, as the user names them (`meta.KEY=VALUE` in
+    /// an endpoint spec), e.g. calibration=annie-500, method=awq_lite: saved with the run, so a
+    /// campaign can say what changed between attempts as data, not prose.
+    std::map<QString, QString> meta;
 
     /// The API key read from `apiKeyEnv` now, or empty. Never stored in any file.
     QString apiKey() const;

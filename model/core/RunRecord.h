@@ -96,6 +96,9 @@ struct RunResult {
     Judging judging; ///< what an LLM judge said of the answers (empty when none judged)
     bool complete = false; ///< false for a cancelled run or one recovered from a journal
     QString note; ///< e.g. "recovered from run.json.journal; 3 requests were in flight"
+    /// What the user said of this run (`run --note`), e.g. "strategy B: MLP-only, 500 Annie
+    /// conversations"; a campaign shows it beside the attempt.
+    QString userNote;
     /// `run --until-decided`: the profile, the budget, why it stopped and every look taken
     /// (model/decide/Sequential.h reads and writes it); null for a run of a fixed size. Its number
     /// of looks sets the level every later verdict of this file is computed at.

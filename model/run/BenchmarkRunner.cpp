@@ -107,6 +107,7 @@ void BenchmarkRunner::start(RunRequest request)
     m_result.suite = m_request.suite.raw;
     m_result.settings = m_request.settings;
     m_result.endpoints = m_request.endpoints;
+    m_result.userNote = m_request.userNote;
     m_stats = RunStats();
     m_progress = RunProgress();
     m_startNs = monotonicNs();

@@ -36,6 +36,7 @@ struct RunRequest {
     std::vector<RunEndpoint> endpoints;
     RunSettings settings;
     QString journalPath; ///< empty = no journal
+    QString userNote; ///< RunResult::userNote (`run --note`)
     bool probe = true; ///< probe every endpoint first (fills model, runtime, properties)
     /// Rounds (`run --until-decided`): how many distinct prompts of each category are drawn in
     /// all by the end of each round (model/decide/Sequential.h's roundSchedule). After each round

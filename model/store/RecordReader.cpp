@@ -402,6 +402,7 @@ RunResult headerFromJson(const nlohmann::json& j, const std::string& where)
     r.endedAt = f.time("ended_at");
     r.complete = f.boolean("complete", false);
     r.note = f.string("note");
+    r.userNote = f.string("user_note");
     r.suite = f.any("suite", nullptr);
     r.untilDecided = f.any("until_decided", nullptr);
     if (const nlohmann::json* s = f.object("settings"))

@@ -314,6 +314,8 @@ nlohmann::json headerToJson(const RunResult& result)
         header["judging"] = judgingHeaderToJson(result.judging);
     if (!result.untilDecided.is_null()) // only then: other files keep their bytes
         header["until_decided"] = result.untilDecided;
+    if (!result.userNote.isEmpty()) // the same
+        header["user_note"] = u8(result.userNote);
     return header;
 }
 

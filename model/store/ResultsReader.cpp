@@ -105,9 +105,9 @@ private:
 
     static bool isHeaderKey(const std::string& key)
     {
-        static const char* const keys[]
-            = {"format", "version", "tool_version", "host", "started_at", "ended_at", "complete", "note",
-                "suite", "settings", "endpoints", "telemetry", "judging", "journal", "until_decided"};
+        static const char* const keys[] = {"format", "version", "tool_version", "host", "started_at",
+            "ended_at", "complete", "note", "suite", "settings", "endpoints", "telemetry", "judging",
+            "journal", "until_decided", "user_note"};
         return std::any_of(std::begin(keys), std::end(keys), [&](const char* k) { return key == k; });
     }
 

@@ -3,6 +3,7 @@
 #include "tests/app/CliSupport.h"
 #include "tests/support/Emulator.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -122,6 +123,11 @@ private slots:
         Run r = run({QStringLiteral("frobnicate")});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains(QStringLiteral("unknown command")));
+        r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+            QStringLiteral("--out"), QDir::temp().filePath(QStringLiteral("qs-never-written.json")),
+            QStringLiteral("--endpoint"), QStringLiteral("url=sim:q4km-like,meta.=x")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("meta. needs a name")), qPrintable(r.err));
         r = run({QStringLiteral("probe"), QStringLiteral("ftp://x")});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains(QStringLiteral("http://")));
@@ -257,13 +263,37 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("r.json"));
-        const Run r = run({QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
-                              QStringLiteral("--endpoint"), QStringLiteral("name=Q,url=sim:q4km-like"),
-                              QStringLiteral("--endpoint"), QStringLiteral("url=sim:nvfp4-like"),
-                              QStringLiteral("--out"), out},
+        // With what the user says of the run and of an endpoint (a campaign shows both).
+        const Run r = run(
+            {QStringLiteral("run"), QStringLiteral("--suite"), QStringLiteral("quick-smoke"),
+                QStringLiteral("--endpoint"),
+                QStringLiteral("name=Q,url=sim:q4km-like,meta.calibration=annie-500,meta.method=awq_lite"),
+                QStringLiteral("--endpoint"), QStringLiteral("url=sim:nvfp4-like"), QStringLiteral("--note"),
+                QStringLiteral("strategy B: MLP-only"), QStringLiteral("--out"), out},
             120000);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(QFile::exists(out));
+        {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject file = QJsonDocument::fromJson(f.readAll()).object();
+            QCOMPARE(
+                file.value(QStringLiteral("user_note")).toString(), QStringLiteral("strategy B: MLP-only"));
+            const QJsonArray endpoints = file.value(QStringLiteral("endpoints")).toArray();
+            const QJsonObject meta = endpoints[0]
+                                         .toObject()
+                                         .value(QStringLiteral("endpoint"))
+                                         .toObject()
+                                         .value(QStringLiteral("meta"))
+                                         .toObject();
+            QCOMPARE(meta.value(QStringLiteral("calibration")).toString(), QStringLiteral("annie-500"));
+            QCOMPARE(meta.value(QStringLiteral("method")).toString(), QStringLiteral("awq_lite"));
+            QVERIFY(!endpoints[1]
+                         .toObject()
+                         .value(QStringLiteral("endpoint"))
+                         .toObject()
+                         .contains(QStringLiteral("meta")));
+        }
         QVERIFY(!QFile::exists(out + QStringLiteral(".journal"))); // removed once the results are safe
         const Run s = run({QStringLiteral("summary"), out, QStringLiteral("--json")});
         QCOMPARE(s.code, 0);
@@ -277,6 +307,10 @@ private slots:
         const Run text = run({QStringLiteral("summary"), out});
         QCOMPARE(text.code, 0);
         QVERIFY(text.out.contains(QStringLiteral("SIMULATED")));
+        QVERIFY2(
+            text.out.contains(QStringLiteral("about this run: strategy B: MLP-only")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QStringLiteral("calibration=annie-500, method=awq_lite")),
+            qPrintable(text.out));
 
         // --baseline by label turns the comparison around; an unknown one lists the endpoints.
         const Run flipped = run({QStringLiteral("summary"), out, QStringLiteral("--json"),

@@ -32,10 +32,15 @@ TEST(Endpoint, JsonRoundTripKeepsEveryFieldButNeverAKey)
     e.quantization = QStringLiteral("NVFP4");
     e.extraBody = {{"chat_template_kwargs", {{"enable_thinking", false}}}};
     e.timeouts.idleMs = 1234;
+    e.meta = {{QStringLiteral("calibration"), QStringLiteral("annie-500")},
+        {QStringLiteral("method"), QStringLiteral("awq_lite")}};
     qputenv("QS_TEST_KEY", "secret-value");
     const auto j = toJson(e);
     EXPECT_EQ(j.dump().find("secret-value"), std::string::npos);
     EXPECT_EQ(endpointFromJson(j), e);
+    EXPECT_EQ(j["meta"]["calibration"], "annie-500");
+    e.meta.clear(); // written only when there are facts: older files keep their bytes
+    EXPECT_FALSE(toJson(e).contains("meta"));
     EXPECT_EQ(e.apiKey(), QStringLiteral("secret-value"));
     qunsetenv("QS_TEST_KEY");
     EXPECT_TRUE(e.apiKey().isEmpty());
@@ -56,6 +61,8 @@ TEST(Endpoint, RefusesKeysAndBadFieldsWithTheFieldName)
     expectError({{"base_url", "http://h:1"}, {"runtime", "tgi"}}, "runtime");
     expectError({{"base_url", "http://h:1"}, {"extra_body", 3}}, "extra_body");
     expectError({{"base_url", "http://h:1"}, {"timeouts", {{"idle_ms", -1}}}}, "idle_ms");
+    expectError({{"base_url", "http://h:1"}, {"meta", "awq"}}, "\"meta\"");
+    expectError({{"base_url", "http://h:1"}, {"meta", {{"samples", 500}}}}, "meta.samples");
 }
 
 TEST(ChatRequest, BodyAsksForUsageAndMergesExtrasInOrder)

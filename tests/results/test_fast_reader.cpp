@@ -62,6 +62,8 @@ RunResult fullResult(bool sides = true)
     r.records[0].request.timing.arrivalStampedReads = 41;
     r.records[0].request.timing.readTimeStampedReads = 2;
     r.endpoints[1].reference = true;
+    r.userNote = QStringLiteral("strategy B: MLP-only, 500 conversations");
+    r.endpoints[1].endpoint.meta[QStringLiteral("calibration")] = QStringLiteral("annie-500");
     return r;
 }
 
@@ -99,6 +101,8 @@ TEST(FastReader, ReadsEverySavedRecordTheQuickWay)
         EXPECT_EQ(quick->records[i].startedAt.timeSpec(), strict.records[i].startedAt.timeSpec()) << i;
         EXPECT_EQ(quick->records[i].request.url, strict.records[i].request.url) << i;
     }
+    EXPECT_EQ(quick->userNote, r.userNote);
+    EXPECT_EQ(quick->endpoints[1].endpoint.meta, r.endpoints[1].endpoint.meta);
     // How the reads were stamped, written only where counted, read back by both readers.
     EXPECT_EQ(bytes.count("\"stamped_reads\""), 1);
     for (const RunResult* x : {&*quick, &strict}) {
