@@ -82,7 +82,10 @@ std::optional<EndpointSpec> parseEndpointSpec(const QString& text, QString& erro
             error = QStringLiteral("\"%1\" has no value (expected key=value)").arg(t.mid(pos));
             return std::nullopt;
         }
-        const QString key = t.mid(pos, eq - pos).trimmed().toLower();
+        // Field names are case-blind; a meta. name keeps the case it was given.
+        QString key = t.mid(pos, eq - pos).trimmed();
+        key = key.startsWith(u"meta.", Qt::CaseInsensitive) ? QStringLiteral("meta.") + key.mid(5)
+                                                            : key.toLower();
         QString value;
         if (key == u"body") { // takes the rest: JSON may contain commas
             value = t.mid(eq + 1);
