@@ -2,6 +2,7 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/Commands.h"
 #include "app/cli/RescueSave.h"
+#include "app/cli/RunLike.h"
 #include "app/cli/Terminal.h"
 #include "app/common/EndpointSpec.h"
 #include "app/common/JudgeSteps.h"
@@ -77,6 +78,11 @@ int runRun(const QStringList& args)
     const auto opt = [&](const char* name, const char* help, const char* value) {
         p.addOption({QString::fromLatin1(name), QString::fromUtf8(help), QString::fromLatin1(value)});
     };
+    opt("like",
+        "Run again as an earlier results file did: its suite, endpoints (a sim: one gets a fresh "
+        "emulator), settings and fidelity reference; any option given here wins (e.g. --endpoint to "
+        "point the candidate at a new server).",
+        "FILE");
     opt("suite",
         "Built-in suite name (voice-assistant, context-sweep, quick-smoke, throughput, fidelity) or a suite "
         "file.",
@@ -133,20 +139,26 @@ int runRun(const QStringList& args)
     };
     if (!p.positionalArguments().isEmpty())
         return usage(QStringLiteral("unexpected argument \"%1\"").arg(p.positionalArguments().front()));
-    if (!p.isSet(QStringLiteral("suite")))
+    QString error;
+    std::optional<LikeRun> like;
+    if (p.isSet(QStringLiteral("like"))) {
+        like = likeRunFrom(p.value(QStringLiteral("like")), error);
+        if (!like)
+            return usage(error);
+    }
+    if (!like && !p.isSet(QStringLiteral("suite")))
         return usage(
             QStringLiteral("--suite is required (built-in: voice-assistant, context-sweep, quick-smoke, "
                            "throughput, fidelity)"));
     if (!p.isSet(QStringLiteral("out")))
         return usage(QStringLiteral("--out FILE is required: where to save the results"));
-    if (!p.isSet(QStringLiteral("endpoint")) && !p.isSet(QStringLiteral("endpoints")))
+    if (!like && !p.isSet(QStringLiteral("endpoint")) && !p.isSet(QStringLiteral("endpoints")))
         return usage(
             QStringLiteral("give at least one --endpoint SPEC (or --endpoints FILE), e.g. --endpoint "
                            "name=Q4,url=http://10.0.0.5:8003 or --endpoint url=sim:q4km-like"));
 
-    RunSettings settings;
-    QString error;
-    int seed = 1;
+    RunSettings settings = like ? like->settings : RunSettings();
+    int seed = int(settings.seed);
     if (!intOption(p, "warmup", 0, 1000, settings.warmup, error)
         || !intOption(p, "runs", 1, 100000, settings.runs, error)
         || !intOption(p, "concurrency", 1, 1024, settings.concurrency, error)
@@ -158,7 +170,8 @@ int runRun(const QStringList& args)
     auto judgeOptions = judgeOptionsFrom(p, error);
     if (!judgeOptions && !error.isEmpty())
         return usage(error);
-    settings.serverMetrics = !p.isSet(QStringLiteral("no-server-metrics"));
+    if (p.isSet(QStringLiteral("no-server-metrics")))
+        settings.serverMetrics = false;
     if (!settings.serverMetrics && p.isSet(QStringLiteral("scrape-ms")))
         return usage(QStringLiteral("--scrape-ms sets the period of the scrapes that --no-server-metrics "
                                     "turns off: give one or the other"));
@@ -212,7 +225,9 @@ int runRun(const QStringList& args)
     RunRequest request;
     request.settings = settings;
     try {
-        request.suite = loadSuite(p.value(QStringLiteral("suite")));
+        request.suite = like && !p.isSet(QStringLiteral("suite"))
+            ? like->suite
+            : loadSuite(p.value(QStringLiteral("suite")));
     } catch (const SuiteError& e) {
         err << "quantscope run: bad suite: " << QString::fromUtf8(e.what()) << '\n';
         return 2;
@@ -231,6 +246,9 @@ int runRun(const QStringList& args)
             return usage(error);
         specs.insert(specs.end(), more->begin(), more->end());
     }
+    const bool endpointsLike = like && specs.empty(); // the earlier file's, unless given here
+    if (endpointsLike)
+        specs = like->specs;
     EndpointResolver resolver;
     for (const EndpointSpec& spec : specs) {
         const auto endpoint = resolver.resolve(spec, settings.seed, error);
@@ -240,6 +258,8 @@ int runRun(const QStringList& args)
     }
     if (const QString problem = markReference(p, specs, request); !problem.isEmpty())
         return usage(problem);
+    if (endpointsLike && !p.isSet(QStringLiteral("reference")) && like->reference >= 0)
+        request.endpoints[std::size_t(like->reference)].reference = true;
     if (untilDecided && request.endpoints.size() < 2)
         return usage(QStringLiteral("--until-decided compares a candidate with a baseline: give at least two "
                                     "endpoints (the first is the baseline)"));

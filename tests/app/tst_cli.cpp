@@ -312,6 +312,49 @@ private slots:
         QVERIFY2(text.out.contains(QStringLiteral("calibration=annie-500, method=awq_lite")),
             qPrintable(text.out));
 
+        // `run --like` repeats it: the same suite, endpoints (with their facts) and settings, but
+        // what is given on the command line wins, and the note belongs to the earlier run alone.
+        const QString again = dir.filePath(QStringLiteral("again.json"));
+        const Run like
+            = run({QStringLiteral("run"), QStringLiteral("--like"), out, QStringLiteral("--seed"),
+                      QStringLiteral("2"), QStringLiteral("--out"), again, QStringLiteral("--quiet")},
+                120000);
+        QVERIFY2(like.code == 0, qPrintable(like.err));
+        {
+            QFile a(out), b(again);
+            QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+            const QJsonObject before = QJsonDocument::fromJson(a.readAll()).object();
+            const QJsonObject after = QJsonDocument::fromJson(b.readAll()).object();
+            QCOMPARE(after.value(QStringLiteral("suite")), before.value(QStringLiteral("suite")));
+            const QJsonArray eb = before.value(QStringLiteral("endpoints")).toArray();
+            const QJsonArray ea = after.value(QStringLiteral("endpoints")).toArray();
+            QCOMPARE(ea.size(), eb.size());
+            const auto facts = [](const QJsonValue& e) {
+                return e.toObject()
+                    .value(QStringLiteral("endpoint"))
+                    .toObject()
+                    .value(QStringLiteral("meta"));
+            };
+            for (qsizetype i = 0; i < ea.size(); ++i) {
+                QCOMPARE(ea[i].toObject().value(QStringLiteral("label")),
+                    eb[i].toObject().value(QStringLiteral("label")));
+                QCOMPARE(ea[i].toObject().value(QStringLiteral("spec")),
+                    eb[i].toObject().value(QStringLiteral("spec")));
+                QCOMPARE(facts(ea[i]), facts(eb[i]));
+            }
+            QJsonObject settingsBefore = before.value(QStringLiteral("settings")).toObject();
+            const QJsonObject settingsAfter = after.value(QStringLiteral("settings")).toObject();
+            QCOMPARE(settingsAfter.value(QStringLiteral("seed")).toInt(), 2);
+            settingsBefore.insert(QStringLiteral("seed"), 2);
+            QCOMPARE(settingsAfter, settingsBefore);
+            QVERIFY(!after.contains(QStringLiteral("user_note")));
+        }
+        const Run missing
+            = run({QStringLiteral("run"), QStringLiteral("--like"), dir.filePath(QStringLiteral("none.json")),
+                QStringLiteral("--out"), dir.filePath(QStringLiteral("x.json"))});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains(QStringLiteral("--like: ")), qPrintable(missing.err));
+
         // --baseline by label turns the comparison around; an unknown one lists the endpoints.
         const Run flipped = run({QStringLiteral("summary"), out, QStringLiteral("--json"),
             QStringLiteral("--baseline"), QStringLiteral("nvfp4-like (simulated)")});

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "app/common/EndpointSpec.h"
+#include "model/core/RunRecord.h"
+#include "model/core/Suite.h"
+
+#include <QString>
+#include <optional>
+#include <vector>
+
+namespace qs::app {
+
+/// What `quantscope run --like FILE` repeats of an earlier run: its suite as run, its endpoints
+/// (as specs, so a `sim:` endpoint gets a fresh emulator and a real one is probed again), its
+/// settings and its fidelity reference. Anything given on the command line wins.
+struct LikeRun {
+    Suite suite;
+    std::vector<EndpointSpec> specs;
+    RunSettings settings;
+    int reference = -1; ///< the endpoint the file marked as the fidelity reference, or -1
+};
+
+/// Reads `path` (a results file, or its journal) into a LikeRun; nullopt and `error` (what is
+/// wrong and what to do) when it cannot be read or its suite no longer parses.
+std::optional<LikeRun> likeRunFrom(const QString& path, QString& error);
+
+/// The spec that describes `endpoint` again: its label, URL (the `sim:` profile for a simulated
+/// one), model, quantization, runtime, key variable, extra metrics pages, body and facts.
+EndpointSpec specOf(const RunEndpoint& endpoint);
+
+} // namespace qs::app
