@@ -193,6 +193,13 @@ int runRun(const QStringList& args)
     for (const char* name : {"profile", "budget-minutes", "max-prompts"})
         if (p.isSet(QString::fromLatin1(name)) && !untilDecided)
             return usage(QStringLiteral("--%1 belongs to --until-decided").arg(QString::fromLatin1(name)));
+    if (like && !like->untilDecidedProfile.isEmpty() && !untilDecided
+        && !p.isSet(QStringLiteral("prompts-per-category")))
+        return usage(
+            QStringLiteral("%1 ran until decided: add --until-decided --profile %2 to repeat it so, or "
+                           "--prompts-per-category N for a run of a fixed size (its suite holds every "
+                           "prompt a round could draw)")
+                .arg(p.value(QStringLiteral("like")), like->untilDecidedProfile));
     UntilDecided rounds;
     std::optional<DecisionProfile> profile;
     if (untilDecided) {

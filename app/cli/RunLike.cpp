@@ -48,6 +48,9 @@ std::optional<LikeRun> likeRunFrom(const QString& path, QString& error)
         like.specs.push_back(specOf(e));
     like.settings = earlier.settings;
     like.reference = referenceEndpoint(earlier);
+    if (earlier.untilDecided.is_object())
+        like.untilDecidedProfile
+            = QString::fromStdString(earlier.untilDecided.value("profile", std::string("its profile")));
     return like;
 }
 

@@ -19,6 +19,10 @@ struct LikeRun {
     std::vector<EndpointSpec> specs;
     RunSettings settings;
     int reference = -1; ///< the endpoint the file marked as the fidelity reference, or -1
+    /// The profile of an earlier `run --until-decided` (empty for a run of a fixed size): its
+    /// saved suite holds every prompt a round could draw, so repeating it as a fixed run would
+    /// ask them all.
+    QString untilDecidedProfile;
 };
 
 /// Reads `path` (a results file, or its journal) into a LikeRun; nullopt and `error` (what is

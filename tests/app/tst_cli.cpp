@@ -354,6 +354,24 @@ private slots:
                 QStringLiteral("--out"), dir.filePath(QStringLiteral("x.json"))});
         QCOMPARE(missing.code, 2);
         QVERIFY2(missing.err.contains(QStringLiteral("--like: ")), qPrintable(missing.err));
+        // An until-decided run's suite holds every prompt a round could draw: never repeated as a
+        // fixed run of all of them by accident.
+        {
+            QFile a(out);
+            QVERIFY(a.open(QIODevice::ReadOnly));
+            QJsonObject file = QJsonDocument::fromJson(a.readAll()).object();
+            file.insert(QStringLiteral("until_decided"),
+                QJsonObject {{QStringLiteral("profile"), QStringLiteral("voice-assistant")}});
+            QFile ud(dir.filePath(QStringLiteral("ud.json")));
+            QVERIFY(ud.open(QIODevice::WriteOnly));
+            ud.write(QJsonDocument(file).toJson());
+        }
+        const Run decided
+            = run({QStringLiteral("run"), QStringLiteral("--like"), dir.filePath(QStringLiteral("ud.json")),
+                QStringLiteral("--out"), dir.filePath(QStringLiteral("x.json"))});
+        QCOMPARE(decided.code, 2);
+        QVERIFY2(decided.err.contains(QStringLiteral("add --until-decided --profile voice-assistant")),
+            qPrintable(decided.err));
 
         // --baseline by label turns the comparison around; an unknown one lists the endpoints.
         const Run flipped = run({QStringLiteral("summary"), out, QStringLiteral("--json"),
