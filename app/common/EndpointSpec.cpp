@@ -147,12 +147,15 @@ std::optional<std::vector<EndpointSpec>> readEndpointsFile(const QString& path, 
             }
             if (k == u"meta" && value.is_object()) {
                 for (const auto& [name, fact] : value.items()) {
+                    const QString metaKey = QStringLiteral("meta.") + QString::fromStdString(name);
                     if (!fact.is_string()) {
-                        error = where
-                            + QStringLiteral(".meta.%1: must be a string").arg(QString::fromStdString(name));
+                        error = where + u'.' + metaKey + QStringLiteral(": must be a string");
                         return std::nullopt;
                     }
-                    spec.meta[QString::fromStdString(name)] = QString::fromStdString(fact.get<std::string>());
+                    if (!setField(spec, metaKey, QString::fromStdString(fact.get<std::string>()), fieldError)) {
+                        error = where + QStringLiteral(": ") + fieldError;
+                        return std::nullopt;
+                    }
                 }
                 continue;
             }

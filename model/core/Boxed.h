@@ -58,20 +58,7 @@ public:
     T& operator*() { return *m_value; }
     const T* operator->() const { return m_value.get(); }
     T* operator->() { return m_value.get(); }
-    const T& value() const
-    {
-        if (!m_value)
-            throw std::bad_optional_access();
-        return *m_value;
-    }
-    template <typename... Args> T& emplace(Args&&... args)
-    {
-        m_value = std::make_unique<T>(std::forward<Args>(args)...);
-        return *m_value;
-    }
     void reset() { m_value.reset(); }
-    /// A plain optional copy, for code that wants one.
-    std::optional<T> optional() const { return m_value ? std::optional<T>(*m_value) : std::nullopt; }
 
     friend bool operator==(const Boxed& a, const Boxed& b)
     {
