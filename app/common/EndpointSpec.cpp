@@ -152,7 +152,8 @@ std::optional<std::vector<EndpointSpec>> readEndpointsFile(const QString& path, 
                         error = where + u'.' + metaKey + QStringLiteral(": must be a string");
                         return std::nullopt;
                     }
-                    if (!setField(spec, metaKey, QString::fromStdString(fact.get<std::string>()), fieldError)) {
+                    if (!setField(
+                            spec, metaKey, QString::fromStdString(fact.get<std::string>()), fieldError)) {
                         error = where + QStringLiteral(": ") + fieldError;
                         return std::nullopt;
                     }
