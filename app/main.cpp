@@ -21,6 +21,8 @@ const char* const Usage
       "  judge FILE...     grade the answers with an LLM judge (rubric, blind pairwise) and save the "
       "verdicts\n"
       "  report FILE...    the recommendation document (Markdown, HTML or PDF) with a decision profile\n"
+      "  campaign FILE|DIR...  every attempt against one baseline, in time order: verdicts, what\n"
+      "                    changed, the baseline's drift, the best so far (--json, --out doc)\n"
       "  screenshot FILE   render a view of a results file to PNG, headless (--list-views)\n"
       "  recover JOURNAL   turn an interrupted run's journal into a results file\n"
       "  probe [URL...]    health, models, runtime, context size and round-trip time of endpoints\n"
@@ -77,6 +79,8 @@ int main(int argc, char** argv)
         return qs::app::runScreenshot(argc, argv, rawArgs);
     if (first == u"report")
         return qs::app::runReport(argc, argv, rawArgs);
+    if (first == u"campaign")
+        return qs::app::runCampaign(argc, argv, rawArgs);
     if (first == u"gui" || (first.isEmpty() && haveDisplay()))
         return qs::app::runGui(argc, argv, rawArgs);
 

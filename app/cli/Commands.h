@@ -20,5 +20,6 @@ int runRecover(const QStringList& args);
 int runGui(int argc, char** argv, const QStringList& args);
 int runScreenshot(int argc, char** argv, const QStringList& args);
 int runReport(int argc, char** argv, const QStringList& args);
+int runCampaign(int argc, char** argv, const QStringList& args);
 
 } // namespace qs::app

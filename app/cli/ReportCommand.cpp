@@ -97,12 +97,7 @@ int runReport(int argc, char** argv, const QStringList& args)
 
     QString profileName = p.value(QStringLiteral("profile"));
     if (profileName.isEmpty())
-        profileName
-            = QString::fromStdString(
-                  result->suite.is_object() ? result->suite.value("id", std::string()) : std::string())
-                == u"throughput"
-            ? QStringLiteral("throughput")
-            : QStringLiteral("voice-assistant");
+        profileName = defaultDecisionProfileName(result->suite);
     DecisionProfile profile;
     try {
         profile = loadDecisionProfile(profileName);

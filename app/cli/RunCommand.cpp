@@ -80,8 +80,9 @@ int runRun(const QStringList& args)
     };
     opt("like",
         "Run again as an earlier results file did: its suite, endpoints (a sim: one gets a fresh "
-        "emulator), settings and fidelity reference; any option given here wins (e.g. --endpoint to "
-        "point the candidate at a new server).",
+        "emulator), settings and fidelity reference; any option given here wins. An --endpoint named "
+        "like one of the file's replaces that one alone (e.g. the candidate on a new server); endpoints "
+        "with other names replace them all.",
         "FILE");
     opt("suite",
         "Built-in suite name (voice-assistant, context-sweep, quick-smoke, throughput, fidelity) or a suite "
@@ -253,8 +254,11 @@ int runRun(const QStringList& args)
             return usage(error);
         specs.insert(specs.end(), more->begin(), more->end());
     }
-    const bool endpointsLike = like && specs.empty(); // the earlier file's, unless given here
-    if (endpointsLike)
+    // The earlier file's endpoints, unless given here: named like one of them, a spec replaces it.
+    bool endpointsLike = like && specs.empty();
+    if (like && !specs.empty())
+        specs = likeEndpoints(like->specs, specs, endpointsLike);
+    else if (endpointsLike)
         specs = like->specs;
     EndpointResolver resolver;
     for (const EndpointSpec& spec : specs) {

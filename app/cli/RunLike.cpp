@@ -3,6 +3,8 @@
 
 #include "model/store/ResultFile.h"
 
+#include <algorithm>
+
 namespace qs::app {
 
 EndpointSpec specOf(const RunEndpoint& e)
@@ -52,6 +54,27 @@ std::optional<LikeRun> likeRunFrom(const QString& path, QString& error)
         like.untilDecidedProfile
             = QString::fromStdString(earlier.untilDecided.value("profile", std::string("its profile")));
     return like;
+}
+
+std::vector<EndpointSpec> likeEndpoints(
+    const std::vector<EndpointSpec>& earlier, const std::vector<EndpointSpec>& given, bool& inPlace)
+{
+    std::vector<EndpointSpec> merged = earlier;
+    inPlace = !given.empty();
+    for (const EndpointSpec& spec : given) {
+        const auto same = std::find_if(merged.begin(), merged.end(),
+            [&](const EndpointSpec& e) {
+                // A simulated endpoint's label carries " (simulated)"; its name as typed does not.
+                return !spec.name.isEmpty()
+                    && (e.name == spec.name || e.name == spec.name + QStringLiteral(" (simulated)"));
+            });
+        if (same == merged.end()) {
+            inPlace = false;
+            break;
+        }
+        *same = spec;
+    }
+    return inPlace ? merged : given;
 }
 
 } // namespace qs::app

@@ -29,6 +29,13 @@ struct LikeRun {
 /// wrong and what to do) when it cannot be read or its suite no longer parses.
 std::optional<LikeRun> likeRunFrom(const QString& path, QString& error);
 
+/// The endpoints of a `run --like` run when some are given on the command line: when every given
+/// spec is named like one of the earlier run's endpoints, each replaces that one in its place (the
+/// others stay: "the same run, with the candidate on its new server"); otherwise the given specs
+/// are the endpoints. `inPlace` says which happened.
+std::vector<EndpointSpec> likeEndpoints(
+    const std::vector<EndpointSpec>& earlier, const std::vector<EndpointSpec>& given, bool& inPlace);
+
 /// The spec that describes `endpoint` again: its label, URL (the `sim:` profile for a simulated
 /// one), model, quantization, runtime, key variable, extra metrics pages, body and facts.
 EndpointSpec specOf(const RunEndpoint& endpoint);

@@ -38,6 +38,10 @@ const std::vector<ViewInfo>& dashboardViews()
             QStringLiteral("Fidelity: each arm's next-token drift from the reference"), QSize(1400, 900)},
         {QStringLiteral("decision"), QStringLiteral("Decision: the profile's criteria and the verdict"),
             QSize(1100, 700)},
+        {QStringLiteral("campaign"),
+            QStringLiteral(
+                "Campaign: every attempt against one baseline (the files given, in the order they ran)"),
+            QSize(1600, 1000)},
     };
     return views;
 }

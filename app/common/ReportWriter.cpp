@@ -170,6 +170,44 @@ void printPaged(QTextDocument& document, QPdfWriter& pdf)
 
 } // namespace
 
+QString printPdf(QTextDocument& document, const QString& path, const QString& title, const QString& creator)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return u"cannot write "_s + path + u": "_s + file.errorString();
+    {
+        QPdfWriter pdf(&file);
+        pdf.setTitle(title);
+        pdf.setCreator(creator);
+        pdf.setResolution(300);
+        pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+            QMarginsF(18, 16, 18, 10), QPageLayout::Millimeter));
+        printPaged(document, pdf);
+    } // the writer finishes the file when it goes
+    if (!file.commit())
+        return u"cannot write "_s + path + u": "_s + file.errorString();
+    return QString();
+}
+
+QString writeCampaignDocument(ReportFormat format, const QString& path, const CampaignDocumentInput& input)
+{
+    switch (format) {
+    case ReportFormat::Markdown:
+        return saveBytes(path, campaignMarkdown(input).toUtf8());
+    case ReportFormat::Html:
+        return saveBytes(path, campaignHtml(input, HtmlFlavor::Browser).toUtf8());
+    case ReportFormat::Pdf:
+        break;
+    }
+    QTextDocument document;
+    QTextOption option = document.defaultTextOption();
+    option.setWrapMode(QTextOption::WordWrap);
+    document.setDefaultTextOption(option);
+    document.setMetaInformation(QTextDocument::DocumentTitle, campaignTitle(*input.campaign));
+    document.setHtml(campaignHtml(input, HtmlFlavor::RichText));
+    return printPdf(document, path, campaignTitle(*input.campaign), input.generator);
+}
+
 QString reportAssetsDir(const QString& markdownPath)
 {
     const QFileInfo info(markdownPath);
@@ -212,20 +250,7 @@ QString writeReport(ReportFormat format, const QString& path, ReportInput input,
     case ReportFormat::Pdf: {
         QTextDocument document;
         loadReportDocument(document, input, charts);
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly))
-            return u"cannot write "_s + path + u": "_s + file.errorString();
-        {
-            QPdfWriter pdf(&file);
-            pdf.setTitle(reportTitle(input));
-            pdf.setCreator(input.generator);
-            pdf.setResolution(300);
-            pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
-                QMarginsF(18, 16, 18, 10), QPageLayout::Millimeter));
-            printPaged(document, pdf);
-        } // the writer finishes the file when it goes
-        if (!file.commit())
-            return u"cannot write "_s + path + u": "_s + file.errorString();
+        error = printPdf(document, path, reportTitle(input), input.generator);
         break;
     }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "model/decide/CampaignDocument.h"
 #include "model/decide/Report.h"
 #include "widgets/DashboardData.h"
 
@@ -49,5 +50,13 @@ QString reportAssetsDir(const QString& markdownPath);
 /// `written` receives every file written.
 QString writeReport(ReportFormat format, const QString& path, ReportInput input,
     const std::vector<RenderedChart>& charts, QStringList* written = nullptr);
+
+/// Prints `document` to a PDF at `path` (A4, atomically), page numbers in a footer. Returns an
+/// error message that names the file, or an empty string.
+QString printPdf(QTextDocument& document, const QString& path, const QString& title, const QString& creator);
+
+/// Writes the campaign document (model/decide/CampaignDocument.h) as Markdown, self-contained
+/// HTML or PDF, atomically. Returns an error message that names the file, or an empty string.
+QString writeCampaignDocument(ReportFormat format, const QString& path, const CampaignDocumentInput& input);
 
 } // namespace qs::app

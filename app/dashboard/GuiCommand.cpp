@@ -6,7 +6,9 @@
 #include "app/common/DashboardViews.h"
 #include "app/dashboard/MainWindow.h"
 #include "model/core/Suite.h"
+#include "model/decide/Campaign.h"
 #include "widgets/ScreenshotRenderer.h"
+#include "widgets/campaign/CampaignView.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
 
@@ -81,6 +83,28 @@ int runGui(int argc, char** argv, const QStringList& args)
     return QApplication::exec();
 }
 
+namespace {
+
+int writeScreenshot(
+    const QImage& image, QSize size, int scale, const QString& outPath, const QString& view, Theme theme)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    if (image.size() != size * scale)
+        err << "note: the view needs at least " << image.width() / scale << "×" << image.height() / scale
+            << " to lay itself out; it was rendered at that size instead of " << size.width() << "×"
+            << size.height() << '\n';
+    if (const QString error = savePng(image, outPath); !error.isEmpty()) {
+        err << "quantscope screenshot: " << error << '\n';
+        return 1;
+    }
+    out << "Wrote " << outPath << " (" << image.width() << "×" << image.height() << " px, view " << view
+        << ", " << scale << "×, " << themeId(theme) << ")\n";
+    return 0;
+}
+
+} // namespace
+
 int runScreenshot(int argc, char** argv, const QStringList& args)
 {
     // Headless by design: the same pixels on a laptop, a server and CI.
@@ -105,6 +129,11 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
     p.addOption({QStringLiteral("size"), QStringLiteral("Logical size WxH instead of the view's default."),
         QStringLiteral("WxH")});
     p.addOption(baselineOption());
+    p.addOption({QStringLiteral("profile"),
+        QStringLiteral(
+            "The campaign view's decision profile: a built-in name or a file (default: as `quantscope "
+            "campaign` chooses)."),
+        QStringLiteral("NAME|FILE")});
     p.addOption({QStringLiteral("list-views"), QStringLiteral("Print the view names, one per line.")});
     if (const int rc = parseSubcommand(p, "screenshot", args); rc >= 0)
         return rc;
@@ -158,6 +187,33 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
         err << "quantscope screenshot: give a results file (quantscope screenshot FILE --view NAME --out "
                "PNG)\n";
         return 2;
+    }
+
+    if (view->name == u"campaign") {
+        // Not one run but every file given, each judged against its own baseline.
+        std::shared_ptr<const Campaign> campaign;
+        try {
+            QStringList notes;
+            std::vector<CampaignFile> loaded = loadCampaignFiles(files, &notes);
+            for (const QString& n : std::as_const(notes))
+                err << "note: " << n << '\n';
+            QString profileName = p.value(QStringLiteral("profile"));
+            if (profileName.isEmpty())
+                profileName = defaultDecisionProfileName(loaded.front().result.suite);
+            campaign = std::make_shared<const Campaign>(buildCampaign(
+                std::move(loaded), loadDecisionProfile(profileName), p.value(QStringLiteral("baseline"))));
+        } catch (const std::exception& e) {
+            err << "quantscope screenshot: " << QString::fromUtf8(e.what()) << '\n';
+            return 1;
+        }
+        app.setPalette(themePalette(*theme));
+        CampaignView standalone;
+        standalone.setTheme(*theme);
+        standalone.setCampaign(campaign);
+        standalone.resize(size);
+        standalone.show();
+        QApplication::processEvents();
+        return writeScreenshot(renderWidget(&standalone, scale), size, scale, outPath, view->name, *theme);
     }
 
     const std::shared_ptr<const RunResult> result = loadResultsFor("screenshot", files);
@@ -215,17 +271,7 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
         QApplication::processEvents();
         image = renderWidget(panel.get(), scale);
     }
-    if (image.size() != size * scale)
-        err << "note: the view needs at least " << image.width() / scale << "×" << image.height() / scale
-            << " to lay itself out; it was rendered at that size instead of " << size.width() << "×"
-            << size.height() << '\n';
-    if (const QString error = savePng(image, outPath); !error.isEmpty()) {
-        err << "quantscope screenshot: " << error << '\n';
-        return 1;
-    }
-    out << "Wrote " << outPath << " (" << image.width() << "×" << image.height() << " px, view " << view->name
-        << ", " << scale << "×, " << themeId(*theme) << ")\n";
-    return 0;
+    return writeScreenshot(image, size, scale, outPath, view->name, *theme);
 }
 
 } // namespace qs::app

@@ -15,6 +15,7 @@
 #include "tests/support/SimulatedProfiles.h"
 #include "widgets/DashboardView.h"
 #include "widgets/ScreenshotRenderer.h"
+#include "widgets/campaign/CampaignView.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/ServerCharts.h"
 #include "widgets/decision/DecisionView.h"
@@ -58,6 +59,7 @@ MainWindow::MainWindow(bool persistent, QWidget* parent)
     wireRun();
     wireFiles();
     wireJudging();
+    wireCampaign();
 
     std::vector<std::pair<QString, QString>> profiles;
     for (const QString& name : emu::simulatedProfileNames())
@@ -219,6 +221,7 @@ void MainWindow::setTheme(Theme theme)
     qApp->setPalette(themePalette(theme));
     for (DashboardView* v : m_views)
         v->setTheme(theme);
+    m_campaignView->setTheme(theme);
     m_lightAction->setChecked(theme == Theme::Light);
     m_darkAction->setChecked(theme == Theme::Dark);
 }

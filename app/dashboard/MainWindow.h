@@ -21,6 +21,7 @@ class QPushButton;
 class QTabWidget;
 
 namespace qs {
+class CampaignView;
 class DashboardView;
 class DecisionView;
 class EndpointsPanel;
@@ -32,6 +33,7 @@ class RunPanel;
 } // namespace qs
 
 namespace qs::app {
+class CampaignSession;
 class EndpointProber;
 class EvaluationScheduler;
 class FileSession;
@@ -55,6 +57,10 @@ public:
 
     /// Reviews results files (one, or several side by side). Asynchronous: loadFinished() follows.
     void openFiles(const QStringList& paths);
+    /// Opens a campaign (results files, or folders of them, sharing a baseline) in the Campaign tab,
+    /// judged with the Decision tab's profile. Asynchronous: campaignShown() follows.
+    void openCampaign(const QStringList& paths);
+    CampaignView* campaignView() const { return m_campaignView; }
     /// Starts a run with the endpoints and settings in the panels (what Run does).
     void startRun();
     void stopRun();
@@ -82,6 +88,7 @@ public:
 
 Q_SIGNALS:
     void loadFinished(bool ok, const QString& message);
+    void campaignShown(bool ok, const QString& message);
     /// The data the views show changed (a live refresh, a loaded file, a finished comparison).
     void dataShown();
     void runFinished(bool complete, const QString& savedPath);
@@ -106,6 +113,8 @@ private:
     void wireRun();
     void wireFiles();
     void wireJudging(); ///< MainWindowJudging.cpp
+    void wireCampaign(); ///< MainWindowCampaign.cpp
+    void chooseCampaign(); ///< File → Open Campaign…
     void judgeAnswers(); ///< the Judge dialog, then JudgeSession on the results shown
     /// Run with "Judge when the run ends": the Judge dialog before the run; nullopt if cancelled.
     std::optional<JudgeSetup> chooseJudgeForRun();
@@ -135,6 +144,7 @@ private:
     LiveThroughputChart* m_liveChart = nullptr;
     ServerCharts* m_serverCharts = nullptr;
     DecisionView* m_decision = nullptr;
+    CampaignView* m_campaignView = nullptr;
     QTabWidget* m_tabs = nullptr;
     std::vector<std::pair<QString, QWidget*>> m_named; ///< screenshot name → widget in the window
     std::vector<DashboardView*> m_views;
@@ -161,6 +171,7 @@ private:
     ViewFeeder* m_feeder = nullptr;
     RecentFiles* m_recent = nullptr;
     JudgeSession* m_judge = nullptr;
+    CampaignSession* m_campaign = nullptr;
     QProgressBar* m_judgeProgress = nullptr;
     QPushButton* m_judgeStop = nullptr;
     std::shared_ptr<const RunResult> m_judgedShown; ///< what judging last put on screen

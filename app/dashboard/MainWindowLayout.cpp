@@ -2,6 +2,7 @@
 // The window's layout: the views (charts, tables, panels in docks) and the menus and toolbar.
 #include "app/dashboard/MainWindow.h"
 #include "widgets/ResponsiveGrid.h"
+#include "widgets/campaign/CampaignView.h"
 #include "widgets/charts/LatencyLengthChart.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/MetricByTestChart.h"
@@ -89,6 +90,12 @@ void MainWindow::buildViews()
         QStringLiteral("Every criterion of a decision profile, required and measured, and the verdict — the "
                        "same as the report's"));
     m_named.emplace_back(QStringLiteral("decision"), m_decision);
+    m_campaignView = new CampaignView;
+    m_tabs->addTab(m_campaignView, QStringLiteral("Campaign"));
+    m_tabs->setTabToolTip(m_tabs->count() - 1,
+        QStringLiteral("Every attempt against one baseline over time (File → Open Campaign…): verdicts, what "
+                       "changed, the baseline's drift, the best so far"));
+    m_named.emplace_back(QStringLiteral("campaign"), m_campaignView);
     m_named.emplace_back(QStringLiteral("responses"), m_responses);
     m_named.emplace_back(QStringLiteral("statistics"), statistics);
     m_named.emplace_back(QStringLiteral("guardrails"), m_banner);
@@ -133,6 +140,9 @@ void MainWindow::buildActions()
     openAction->setToolTip(
         QStringLiteral("Open one or more results files for review (several: side by side)"));
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
+    file->addAction(QStringLiteral("Open &Campaign…"), this, &MainWindow::chooseCampaign)
+        ->setStatusTip(QStringLiteral("Every attempt against one baseline: a folder of results files (or "
+                                      "several files), in the order they ran"));
     file->addSeparator();
     m_saveAction = file->addAction(
         st->standardIcon(QStyle::SP_DialogSaveButton), QStringLiteral("&Save"), this, &MainWindow::save);

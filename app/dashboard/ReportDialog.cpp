@@ -70,9 +70,7 @@ ReportDialog::ReportDialog(const DashboardData& dashboard, QWidget* parent)
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
     // The suite decides the default profile, as on the command line.
-    const bool throughput
-        = m_data.result->suite.is_object() && m_data.result->suite.value("id", std::string()) == "throughput";
-    setProfile(throughput ? QStringLiteral("throughput") : QStringLiteral("voice-assistant"));
+    setProfile(defaultDecisionProfileName(m_data.result->suite));
 }
 
 QString ReportDialog::setProfile(const QString& nameOrPath)

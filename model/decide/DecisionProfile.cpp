@@ -684,4 +684,10 @@ DecisionProfile loadDecisionProfile(const QString& nameOrPath)
     return loadDecisionProfileFile(nameOrPath);
 }
 
+QString defaultDecisionProfileName(const nlohmann::json& suite)
+{
+    const bool throughput = suite.is_object() && suite.value("id", std::string()) == "throughput";
+    return throughput ? QStringLiteral("throughput") : QStringLiteral("voice-assistant");
+}
+
 } // namespace qs

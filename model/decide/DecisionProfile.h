@@ -186,5 +186,8 @@ QStringList builtinDecisionProfileNames(); ///< "voice-assistant", "throughput"
 DecisionProfile loadBuiltinDecisionProfile(const QString& name);
 /// A built-in name, or else a file path. Throws ProfileError.
 DecisionProfile loadDecisionProfile(const QString& nameOrPath);
+/// The built-in profile a run of `suite` is judged with when nobody names one (report, campaign,
+/// the dashboard): "throughput" for the throughput suite, "voice-assistant" otherwise.
+QString defaultDecisionProfileName(const nlohmann::json& suite);
 
 } // namespace qs

@@ -22,11 +22,19 @@ namespace qs::test {
 using qs::emu::HostileConnection;
 using qs::emu::HostileServer;
 
+/// How an arm writes its (right) answers.
+enum class AnswerStyle {
+    Clean, ///< "The answer is 21."
+    ThinkingLeak, ///< its thinking in the answer: "<think>…</think>The answer is 21."
+    Markdown, ///< "**The answer is 21.**"
+};
+
 struct Arm {
     double factor = 1; ///< the true ratio to the prompts' base latency
     double scatter = 0; ///< log-sd of this arm's own fixed factor per prompt
     std::uint64_t seed = 1; ///< which per-prompt factors (two arms with one seed move together)
     std::set<int> wrong {}; ///< prompts answered wrongly, every time
+    AnswerStyle style = AnswerStyle::Clean;
 };
 
 // A standard normal draw fixed by (seed, prompt): the same prompt gets the same factor every time.
@@ -61,9 +69,12 @@ inline std::unique_ptr<HostileServer> serve(const Arm& arm)
         const double ms = 120 * std::exp(0.3 * normalFor(999, prompt)) * arm.factor
             * std::exp(arm.scatter * normalFor(arm.seed, prompt));
         std::this_thread::sleep_for(std::chrono::microseconds(qint64(ms * 1000)));
-        const QByteArray answer = arm.wrong.count(prompt)
-            ? QByteArray("I do not know.")
-            : "The answer is " + QByteArray::number(prompt * 7) + ".";
+        QByteArray answer = arm.wrong.count(prompt) ? QByteArray("I do not know.")
+                                                    : "The answer is " + QByteArray::number(prompt * 7) + ".";
+        if (arm.style == AnswerStyle::ThinkingLeak)
+            answer = "<think>Seven times the number.</think>" + answer;
+        else if (arm.style == AnswerStyle::Markdown)
+            answer = "**" + answer + "**";
         QByteArray stream = chunk(R"({"role":"assistant","content":""})");
         stream += chunk(R"({"content":")" + answer + R"("})");
         stream += chunk("{}", "stop");

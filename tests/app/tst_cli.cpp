@@ -349,6 +349,26 @@ private slots:
             QCOMPARE(settingsAfter, settingsBefore);
             QVERIFY(!after.contains(QStringLiteral("user_note")));
         }
+        // An --endpoint named like one of the file's replaces that one alone, in its place.
+        const QString third = dir.filePath(QStringLiteral("third.json"));
+        const Run one = run({QStringLiteral("run"), QStringLiteral("--like"), out, QStringLiteral("--endpoint"),
+                                QStringLiteral("name=Q,url=sim:q4km-like,quant=Q4_K_M-v2,meta.method=mlp_only"),
+                                QStringLiteral("--out"), third, QStringLiteral("--quiet")},
+            120000);
+        QVERIFY2(one.code == 0, qPrintable(one.err));
+        {
+            QFile f(third);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonArray e
+                = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("endpoints")).toArray();
+            QCOMPARE(e.size(), 2);
+            const QJsonObject first = e[0].toObject().value(QStringLiteral("endpoint")).toObject();
+            QCOMPARE(first.value(QStringLiteral("quantization")).toString(), QStringLiteral("Q4_K_M-v2"));
+            QCOMPARE(first.value(QStringLiteral("meta")).toObject().value(QStringLiteral("method")).toString(),
+                QStringLiteral("mlp_only"));
+            QCOMPARE(e[1].toObject().value(QStringLiteral("label")).toString(),
+                QStringLiteral("nvfp4-like (simulated)"));
+        }
         const Run missing
             = run({QStringLiteral("run"), QStringLiteral("--like"), dir.filePath(QStringLiteral("none.json")),
                 QStringLiteral("--out"), dir.filePath(QStringLiteral("x.json"))});

@@ -418,9 +418,8 @@ QString DecisionView::defaultProfileName() const
                 return name;
     }
     // As `quantscope report` chooses when no --profile is given.
-    const nlohmann::json* suite = m_data.result ? &m_data.result->suite : nullptr;
-    const bool throughput = suite && suite->is_object() && suite->value("id", std::string()) == "throughput";
-    return throughput ? QStringLiteral("builtin:throughput") : QStringLiteral("builtin:voice-assistant");
+    return QStringLiteral("builtin:")
+        + defaultDecisionProfileName(m_data.result ? m_data.result->suite : nlohmann::json());
 }
 
 void DecisionView::syncProfileBox()

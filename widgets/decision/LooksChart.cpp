@@ -57,51 +57,65 @@ LooksChart::LooksChart(QWidget* parent)
 void LooksChart::setLooks(
     const UntilDecided& run, int candidate, const QHash<QString, QString>& titles, const QString& note)
 {
-    m_looks.clear();
-    m_rows.clear();
-    m_undrawn = 0;
-    m_note = note;
+    std::vector<Column> columns;
+    std::vector<Series> series;
     QHash<QString, std::size_t> rowOf;
-    const LookVerdict* lastVerdict = nullptr;
     for (const DecisionLook& look : run.looks) {
         const auto verdict = std::find_if(look.verdicts.begin(), look.verdicts.end(),
             [candidate](const LookVerdict& v) { return v.candidate == candidate; });
         if (verdict == look.verdicts.end())
             continue; // judged against another baseline, or this candidate was not in the run
-        lastVerdict = &*verdict;
-        const std::size_t index = m_looks.size();
-        m_looks.push_back({look.look, look.prompts, look.share});
+        const std::size_t index = columns.size();
+        // Looks sit on a log scale of prompts: the rounds grow geometrically, so evenly.
+        columns.push_back({QString::number(look.prompts),
+            QStringLiteral("look %1, %2 distinct prompts, at %3 %")
+                .arg(QString::number(look.look), QString::number(look.prompts), lookLevelText(look.share)),
+            std::log(std::max(1, look.prompts)), look.prompts});
         for (const LookCriterion& c : verdict->criteria) {
             auto found = rowOf.find(c.id);
             if (found == rowOf.end()) {
-                found = rowOf.insert(c.id, m_rows.size());
-                m_rows.push_back({c.id, titles.value(c.id, c.id), {}});
+                found = rowOf.insert(c.id, series.size());
+                series.push_back({c.id, titles.value(c.id, c.id), {}});
             }
-            Row& row = m_rows[*found];
+            Row& row = series[*found];
             row.at.resize(index + 1);
             Mark& m = row.at[index];
             m.present = true;
             m.outcome = c.outcome;
-            m.estimate = c.estimate && finite(*c.estimate) ? c.estimate : std::nullopt;
+            m.estimate = c.estimate;
             m.interval = c.interval;
-            m.limit = c.limit && finite(*c.limit) ? c.limit : std::nullopt;
+            m.limit = c.limit;
             m.worseAbove = c.worseAbove;
         }
     }
-    // Only what has an interval at some look draws anything worth a plot: the rest are counts
-    // (certain) or not measured, and the table says so.
-    for (Row& row : m_rows)
+    setSeries(
+        std::move(columns), std::move(series), QStringLiteral("x: distinct prompts at each look"), note);
+}
+
+void LooksChart::setSeries(
+    std::vector<Column> columns, std::vector<Series> series, const QString& axis, const QString& note)
+{
+    m_looks = std::move(columns);
+    m_rows = std::move(series);
+    m_axis = axis;
+    m_note = note;
+    for (Row& row : m_rows) {
         row.at.resize(m_looks.size());
+        for (Mark& m : row.at) {
+            if (m.estimate && !finite(*m.estimate))
+                m.estimate.reset();
+            if (m.limit && !finite(*m.limit))
+                m.limit.reset();
+        }
+    }
+    // Only what has an interval somewhere draws anything worth a plot: the rest are counts
+    // (certain) or not measured, and the table says so.
+    const auto before = m_rows.size();
     std::erase_if(m_rows, [](const Row& row) {
         return std::none_of(row.at.begin(), row.at.end(),
             [](const Mark& m) { return m.interval && (finite(m.interval->lo) || finite(m.interval->hi)); });
     });
-    if (lastVerdict)
-        m_undrawn = int(std::count_if(
-            lastVerdict->criteria.begin(), lastVerdict->criteria.end(), [this](const LookCriterion& c) {
-                return std::none_of(
-                    m_rows.begin(), m_rows.end(), [&c](const Row& r) { return r.id == c.id; });
-            }));
+    m_undrawn = int(before - m_rows.size());
     updateGeometry();
     update();
 }
@@ -120,7 +134,7 @@ void LooksChart::setTheme(Theme theme)
 std::vector<int> LooksChart::lookPrompts() const
 {
     std::vector<int> prompts;
-    for (const Look& l : m_looks)
+    for (const Column& l : m_looks)
         prompts.push_back(l.prompts);
     return prompts;
 }
@@ -199,8 +213,7 @@ std::vector<LooksChart::LegendEntry> LooksChart::legendAt(int width) const
 {
     std::vector<LegendEntry> entries {{0, QStringLiteral("pass"), {}}, {1, QStringLiteral("fail"), {}},
         {2, QStringLiteral("inconclusive"), {}}, {3, QStringLiteral("estimate"), {}},
-        {4, QStringLiteral("limit (worse side shaded)"), {}},
-        {5, QStringLiteral("x: distinct prompts at each look"), {}}};
+        {4, QStringLiteral("limit (worse side shaded)"), {}}, {5, m_axis, {}}};
     if (m_undrawn > 0)
         entries.push_back(
             {5, QStringLiteral("%1 more without an interval (counts, not measured)").arg(m_undrawn), {}});
@@ -377,16 +390,15 @@ void LooksChart::paintCell(QPainter& p, const Row& row, const QRect& cell, const
     const QRectF plot(cell.left() + labelWidth + 6.5, top + 0.5, cell.width() - labelWidth - 14, PlotHeight);
     auto yOf = [&](double v) { return plot.bottom() - (v - lo) / (hi - lo) * plot.height(); };
 
-    // Looks sit on a log scale of prompts (the rounds grow geometrically, so evenly), inset by
-    // a bar's width so the first and last bars stay inside.
+    // Each column at its x (inset by a bar's width so the first and last bars stay inside).
     const double inset = std::min(18.0, plot.width() / 4);
-    const double first = std::log(std::max(1, m_looks.front().prompts));
-    const double last = std::log(std::max(1, m_looks.back().prompts));
+    const double first = m_looks.front().x;
+    const double last = m_looks.back().x;
     auto xOf = [&](std::size_t i) {
         if (m_looks.size() == 1)
             return plot.center().x();
-        const double f = last > first ? (std::log(std::max(1, m_looks[i].prompts)) - first) / (last - first)
-                                      : double(i) / double(m_looks.size() - 1);
+        const double f
+            = last > first ? (m_looks[i].x - first) / (last - first) : double(i) / double(m_looks.size() - 1);
         return plot.left() + inset + f * (plot.width() - 2 * inset);
     };
 
@@ -477,11 +489,11 @@ void LooksChart::paintCell(QPainter& p, const Row& row, const QRect& cell, const
     }
     p.restore();
 
-    // Prompts under each look; from the last back, so the newest is never the one left out.
+    // Each column's label under it; from the last back, so the newest is never the one left out.
     p.setPen(c.mutedText);
     double leftmost = 1e9;
     for (std::size_t i = m_looks.size(); i-- > 0;) {
-        const QString text = QString::number(m_looks[i].prompts);
+        const QString text = m_looks[i].label;
         const double w = fm.horizontalAdvance(text);
         const double x = std::clamp(xOf(i) - w / 2, double(cell.left()), cell.right() - w);
         if (x + w + 4 > leftmost)
@@ -506,9 +518,7 @@ QString LooksChart::readout(const QPoint& pos) const
             if (!m.present)
                 continue;
             QString line
-                = QStringLiteral("look %1, %2 distinct prompts, at %3 %: %4")
-                      .arg(QString::number(m_looks[k].look), QString::number(m_looks[k].prompts),
-                          lookLevelText(m_looks[k].share), shownOutcomeText(shownOutcome(m.outcome)));
+                = m_looks[k].readout + QStringLiteral(": ") + shownOutcomeText(shownOutcome(m.outcome));
             if (m.estimate)
                 line += u' ' + number(*m.estimate);
             if (m.interval)

@@ -13,7 +13,8 @@ class QPainter;
 
 namespace qs {
 
-/// The looks of an until-decided run (model/decide/Sequential.h) for one candidate, painted as
+/// The looks of an until-decided run (model/decide/Sequential.h) for one candidate — or any series
+/// of verdicts, such as a campaign's attempts (setSeries) — painted as
 /// small multiples: one plot per criterion that was judged on an interval, x the distinct prompts
 /// asked by each look (a log scale: the rounds grow about 1.5× each, so the looks sit evenly),
 /// the look's interval as a bar coloured by that look's outcome (the table's pass / fail /
@@ -36,6 +37,35 @@ public:
     /// the height.
     void setLooks(const UntilDecided& run, int candidate, const QHash<QString, QString>& titles,
         const QString& note = {});
+
+    /// One criterion at one column: its outcome, estimate, interval and limit there.
+    struct Mark {
+        bool present = false;
+        CriterionResult::Outcome outcome = CriterionResult::Outcome::Inconclusive;
+        std::optional<double> estimate;
+        std::optional<Interval> interval;
+        std::optional<double> limit;
+        bool worseAbove = true;
+    };
+    /// One plot: a criterion's marks, one per column (absent where it was not judged).
+    struct Series {
+        QString id;
+        QString title;
+        std::vector<Mark> at;
+    };
+    /// One position on the x axis: the label under each plot, the words the readout starts with,
+    /// and where it sits (evenly spaced when every x is the same or there is one).
+    struct Column {
+        QString label;
+        QString readout;
+        double x = 0;
+        int prompts = 0; ///< a look's distinct prompts (lookPrompts()); 0 otherwise
+    };
+    /// Draws any series of intervals — a campaign's attempts in time order — instead of looks.
+    /// Series without an interval anywhere are left out and counted in the legend; `axis` is the
+    /// legend's words for the x axis ("x: attempts in time order").
+    void setSeries(std::vector<Column> columns, std::vector<Series> series, const QString& axis,
+        const QString& note = {});
     void clear();
     void setTheme(Theme theme);
 
@@ -48,8 +78,8 @@ public:
     /// Their titles as painted at the current width: wrapped to at most two lines (joined by a
     /// space here), and elided with "…" only when even two lines cannot hold one.
     QStringList drawnTitles() const;
-    /// Criteria of the candidate's last look with no interval to draw (decided on counts, or not
-    /// measured); the legend says how many.
+    /// Criteria with no interval to draw at any column (decided on counts, or not measured); the
+    /// legend says how many.
     int undrawnCount() const { return m_undrawn; }
     /// Plots side by side at `width` (the current width when 0).
     int columnsAt(int width = 0) const;
@@ -74,25 +104,7 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    /// One criterion at one look; `at` of a Row is empty where the look did not judge it.
-    struct Mark {
-        bool present = false;
-        CriterionResult::Outcome outcome = CriterionResult::Outcome::Inconclusive;
-        std::optional<double> estimate;
-        std::optional<Interval> interval;
-        std::optional<double> limit;
-        bool worseAbove = true;
-    };
-    struct Row {
-        QString id;
-        QString title;
-        std::vector<Mark> at; ///< one per look
-    };
-    struct Look {
-        int look = 1;
-        int prompts = 0;
-        double share = 1;
-    };
+    using Row = Series;
     /// Where everything goes at one width.
     struct Geometry {
         int columns = 1;
@@ -116,9 +128,10 @@ private:
     };
     std::vector<LegendEntry> legendAt(int width) const;
 
-    std::vector<Look> m_looks;
+    std::vector<Column> m_looks;
     std::vector<Row> m_rows;
     QString m_note;
+    QString m_axis;
     int m_undrawn = 0;
     Theme m_theme = Theme::Light;
 };
