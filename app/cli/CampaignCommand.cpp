@@ -120,12 +120,10 @@ int runCampaign(int argc, char** argv, const QStringList& args)
     if (!outPath.isEmpty()) {
         if (const QString problem = outPathProblem(outPath); !problem.isEmpty())
             return usage(problem);
-        format = p.isSet(QStringLiteral("format")) ? reportFormatFromId(p.value(QStringLiteral("format")))
-                                                   : reportFormatForPath(outPath);
+        QString formatError;
+        format = documentFormatFrom(p, outPath, formatError);
         if (!format)
-            return usage(
-                QStringLiteral("say which format to write: --format md|html|pdf (or give --out a .md, "
-                               ".html or .pdf name)"));
+            return usage(formatError);
     } else if (p.isSet(QStringLiteral("format"))) {
         return usage(QStringLiteral("--format needs --out PATH"));
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/CommandLine.h"
 
+#include "app/common/ReportWriter.h"
 #include "model/core/RunRecord.h"
 #include "model/evaluate/Evaluation.h"
 #include "model/store/ResultFile.h"
@@ -68,6 +69,24 @@ std::shared_ptr<const RunResult> loadResultsFor(const char* command, const QStri
         err << "quantscope " << command << ": " << QString::fromUtf8(e.what()) << '\n';
         return nullptr;
     }
+}
+
+std::optional<ReportFormat> documentFormatFrom(
+    const QCommandLineParser& parser, const QString& outPath, QString& error)
+{
+    if (parser.isSet(QStringLiteral("format"))) {
+        const auto format = reportFormatFromId(parser.value(QStringLiteral("format")));
+        if (!format)
+            error = QStringLiteral("unknown format \"%1\": use md, html or pdf")
+                        .arg(parser.value(QStringLiteral("format")));
+        return format;
+    }
+    const auto format = reportFormatForPath(outPath);
+    if (!format)
+        error
+            = QStringLiteral("say which format to write: --format md|html|pdf (or give --out a .md, .html or "
+                             ".pdf name)");
+    return format;
 }
 
 QCommandLineOption baselineOption()

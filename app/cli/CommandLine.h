@@ -12,6 +12,8 @@ struct RunResult;
 
 namespace qs::app {
 
+enum class ReportFormat; // app/common/ReportWriter.h
+
 /// Parses a subcommand's arguments (with its --help). Returns -1 to go on, or the exit code to
 /// return at once: 0 after printing the help, 2 after explaining what was wrong.
 int parseSubcommand(QCommandLineParser& parser, const char* command, const QStringList& args);
@@ -29,6 +31,11 @@ bool intOption(
 /// Why `--out PATH` cannot be written (a directory; a folder that does not exist or is not
 /// writable); empty when it can.
 QString outPathProblem(const QString& path);
+
+/// The document format `--format md|html|pdf` names, else the one `outPath`'s suffix implies;
+/// nullopt with `error` saying what to type when neither does.
+std::optional<ReportFormat> documentFormatFrom(
+    const QCommandLineParser& parser, const QString& outPath, QString& error);
 
 /// `--baseline NAME|INDEX`, the same for every command that compares endpoints.
 QCommandLineOption baselineOption();

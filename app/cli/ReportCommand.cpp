@@ -66,19 +66,10 @@ int runReport(int argc, char** argv, const QStringList& args)
     const QString outPath = p.value(QStringLiteral("out"));
     if (outPath.isEmpty())
         return usage(QStringLiteral("--out PATH is required (e.g. --out report.pdf)"));
-    std::optional<ReportFormat> format;
-    if (p.isSet(QStringLiteral("format"))) {
-        format = reportFormatFromId(p.value(QStringLiteral("format")));
-        if (!format)
-            return usage(QStringLiteral("unknown format \"%1\": use md, html or pdf")
-                             .arg(p.value(QStringLiteral("format"))));
-    } else {
-        format = reportFormatForPath(outPath);
-        if (!format)
-            return usage(
-                QStringLiteral("say which format to write: --format md|html|pdf (or give --out a .md, "
-                               ".html or .pdf name)"));
-    }
+    QString formatError;
+    const std::optional<ReportFormat> format = documentFormatFrom(p, outPath, formatError);
+    if (!format)
+        return usage(formatError);
 
     const std::shared_ptr<const RunResult> result = loadResultsFor("report", files);
     if (!result)

@@ -62,12 +62,11 @@ std::vector<EndpointSpec> likeEndpoints(
     std::vector<EndpointSpec> merged = earlier;
     inPlace = !given.empty();
     for (const EndpointSpec& spec : given) {
-        const auto same = std::find_if(merged.begin(), merged.end(),
-            [&](const EndpointSpec& e) {
-                // A simulated endpoint's label carries " (simulated)"; its name as typed does not.
-                return !spec.name.isEmpty()
-                    && (e.name == spec.name || e.name == spec.name + QStringLiteral(" (simulated)"));
-            });
+        const auto same = std::find_if(merged.begin(), merged.end(), [&](const EndpointSpec& e) {
+            // A simulated endpoint's label carries " (simulated)"; its name as typed does not.
+            return !spec.name.isEmpty()
+                && (e.name == spec.name || e.name == spec.name + QStringLiteral(" (simulated)"));
+        });
         if (same == merged.end()) {
             inPlace = false;
             break;

@@ -14,17 +14,6 @@ using Outcome = CriterionResult::Outcome;
 
 namespace {
 
-QString probeText(const RunEndpoint& e, const char* key)
-{
-    if (!e.probe.is_object())
-        return QString();
-    const auto it = e.probe.find(key);
-    if (it == e.probe.end() || it->is_null())
-        return QString();
-    return it->is_string() ? QString::fromStdString(it->get<std::string>())
-                           : QString::fromStdString(it->dump());
-}
-
 /// Model, quantization and runtime as the file knows them (the probe's where the user gave none).
 struct Identity {
     QString model;
@@ -36,10 +25,9 @@ struct Identity {
 Identity identityOf(const RunEndpoint& e)
 {
     Identity id;
-    id.model = e.endpoint.model.isEmpty() ? probeText(e, "model") : e.endpoint.model;
+    id.model = modelOf(e);
     id.quantization = e.endpoint.quantization;
-    id.runtime
-        = e.endpoint.runtime != Runtime::Unknown ? runtimeName(e.endpoint.runtime) : probeText(e, "runtime");
+    id.runtime = runtimeOf(e);
     return id;
 }
 

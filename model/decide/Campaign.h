@@ -126,6 +126,13 @@ public:
 Campaign buildCampaign(std::vector<CampaignFile> files, const DecisionProfile& profile,
     const QString& baselineLabel = QString());
 
+/// What a results file knows of an endpoint: a fact the probe saved (`key` of RunEndpoint::probe,
+/// as text; empty when missing, null or "unknown"), and its model and runtime as the user gave
+/// them, else as the probe found them.
+QString probeFact(const RunEndpoint& endpoint, const char* key);
+QString modelOf(const RunEndpoint& endpoint);
+QString runtimeOf(const RunEndpoint& endpoint);
+
 /// What changed from `before` to `after` (their candidates and their runs).
 std::vector<CampaignChange> attemptChanges(
     const RunResult& before, int beforeCandidate, const RunResult& after, int afterCandidate);

@@ -7,8 +7,6 @@
 
 namespace qs {
 
-namespace {
-
 QString probeFact(const RunEndpoint& e, const char* key)
 {
     if (!e.probe.is_object())
@@ -16,18 +14,22 @@ QString probeFact(const RunEndpoint& e, const char* key)
     const auto it = e.probe.find(key);
     if (it == e.probe.end() || it->is_null())
         return QString();
-    if (it->is_string())
-        return QString::fromStdString(it->get<std::string>());
-    return QString::fromStdString(it->dump());
+    const QString text = it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                         : QString::fromStdString(it->dump());
+    return text == u"unknown" ? QString() : text;
+}
+
+QString modelOf(const RunEndpoint& e)
+{
+    return e.endpoint.model.isEmpty() ? probeFact(e, "model") : e.endpoint.model;
 }
 
 QString runtimeOf(const RunEndpoint& e)
 {
-    if (e.endpoint.runtime != Runtime::Unknown)
-        return runtimeName(e.endpoint.runtime);
-    const QString probed = probeFact(e, "runtime");
-    return probed == u"unknown" ? QString() : probed;
+    return e.endpoint.runtime != Runtime::Unknown ? runtimeName(e.endpoint.runtime) : probeFact(e, "runtime");
 }
+
+namespace {
 
 /// "scripted v2 (tests 3f9a1c02)": a suite's id, its version when it has one, and a digest of its
 /// tests, so an edited suite that kept its id still shows as changed.
@@ -67,8 +69,7 @@ std::vector<CampaignChange> attemptChanges(
     const RunEndpoint& y = after.endpoints.at(std::size_t(afterCandidate));
     add(QStringLiteral("label"), x.endpoint.displayName(), y.endpoint.displayName());
     add(QStringLiteral("quantization"), x.endpoint.quantization, y.endpoint.quantization);
-    add(QStringLiteral("model"), x.endpoint.model.isEmpty() ? probeFact(x, "model") : x.endpoint.model,
-        y.endpoint.model.isEmpty() ? probeFact(y, "model") : y.endpoint.model);
+    add(QStringLiteral("model"), modelOf(x), modelOf(y));
     add(QStringLiteral("runtime"), runtimeOf(x), runtimeOf(y));
     for (const char* fact : {"server_version", "model_path", "context_size", "total_slots",
              "tool_call_parser", "reasoning_parser"})

@@ -34,18 +34,6 @@ RunResult baselineOnly(const RunResult& result, int b)
     return only;
 }
 
-QString fact(const RunEndpoint& e, const char* key)
-{
-    if (!e.probe.is_object())
-        return QString();
-    const auto it = e.probe.find(key);
-    if (it == e.probe.end() || it->is_null())
-        return QString();
-    const QString text = it->is_string() ? QString::fromStdString(it->get<std::string>())
-                                         : QString::fromStdString(it->dump());
-    return text == u"unknown" ? QString() : text;
-}
-
 bool outsideBand(const Interval& ratio)
 {
     return ratio.lo > 1 + DriftTolerance || ratio.hi < 1 / (1 + DriftTolerance);
@@ -111,14 +99,12 @@ std::vector<CampaignDrift> baselineDrift(const Campaign& campaign, int from, int
             d.sentence = QStringLiteral("%1's %2 is %3 in both.").arg(who, metric, x);
         rows.push_back(d);
     };
-    addFact(QStringLiteral("server_version"), fact(ea, "server_version"), fact(eb, "server_version"));
-    addFact(QStringLiteral("runtime"),
-        ea.endpoint.runtime != Runtime::Unknown ? runtimeName(ea.endpoint.runtime) : fact(ea, "runtime"),
-        eb.endpoint.runtime != Runtime::Unknown ? runtimeName(eb.endpoint.runtime) : fact(eb, "runtime"));
-    addFact(QStringLiteral("model"), ea.endpoint.model.isEmpty() ? fact(ea, "model") : ea.endpoint.model,
-        eb.endpoint.model.isEmpty() ? fact(eb, "model") : eb.endpoint.model);
+    addFact(
+        QStringLiteral("server_version"), probeFact(ea, "server_version"), probeFact(eb, "server_version"));
+    addFact(QStringLiteral("runtime"), runtimeOf(ea), runtimeOf(eb));
+    addFact(QStringLiteral("model"), modelOf(ea), modelOf(eb));
     addFact(QStringLiteral("quantization"), ea.endpoint.quantization, eb.endpoint.quantization);
-    addFact(QStringLiteral("context_size"), fact(ea, "context_size"), fact(eb, "context_size"));
+    addFact(QStringLiteral("context_size"), probeFact(ea, "context_size"), probeFact(eb, "context_size"));
 
     // Figures, paired by prompt across the two files: the earlier file's arm is the "baseline".
     std::vector<LabelledResult> both;

@@ -88,6 +88,16 @@ inline std::unique_ptr<HostileServer> serve(const Arm& arm)
     });
 }
 
+/// Writes `json` to `name` in `dir`; returns the path.
+inline QString writeJsonFile(const QTemporaryDir& dir, const QString& name, const nlohmann::json& json)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write(QByteArray::fromStdString(json.dump(1)));
+    return path;
+}
+
 inline QString writeSuite(const QTemporaryDir& dir, int prompts)
 {
     nlohmann::json tests = nlohmann::json::array();
@@ -97,11 +107,7 @@ inline QString writeSuite(const QTemporaryDir& dir, int prompts)
             {"expect", {std::to_string(i * 7)}}});
     const nlohmann::json suite = {{"id", "scripted"}, {"name", "Scripted"}, {"prefix_cache", "cold"},
         {"defaults", {{"max_tokens", 16}, {"temperature", 0}, {"warmup", 0}, {"runs", 2}}}, {"tests", tests}};
-    const QString path = dir.filePath(QStringLiteral("suite-%1.json").arg(prompts));
-    QFile f(path);
-    f.open(QIODevice::WriteOnly);
-    f.write(QByteArray::fromStdString(suite.dump(1)));
-    return path;
+    return writeJsonFile(dir, QStringLiteral("suite-%1.json").arg(prompts), suite);
 }
 
 inline QString writeProfile(const QTemporaryDir& dir)
@@ -111,11 +117,7 @@ inline QString writeProfile(const QTemporaryDir& dir)
             {{{"id", "ttft"}, {"metric", "ttft_visible_ms"}, {"not_worse_than_baseline", true}},
                 {{"id", "answers"}, {"gate", "expected_answer"}, {"not_worse_than_baseline", true},
                     {"margin", 0.3}}}}};
-    const QString path = dir.filePath(QStringLiteral("profile.json"));
-    QFile f(path);
-    f.open(QIODevice::WriteOnly);
-    f.write(QByteArray::fromStdString(profile.dump(1)));
-    return path;
+    return writeJsonFile(dir, QStringLiteral("profile.json"), profile);
 }
 
 } // namespace qs::test

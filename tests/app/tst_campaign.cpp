@@ -25,11 +25,7 @@ QString writeCampaignProfile(const QTemporaryDir& dir)
                 {{"id", "ttft"}, {"metric", "ttft_visible_ms"}, {"not_worse_than_baseline", true}},
                 {{"id", "answers"}, {"gate", "expected_answer"}, {"not_worse_than_baseline", true},
                     {"margin", 0.3}}}}};
-    const QString path = dir.filePath(QStringLiteral("profile.json"));
-    QFile f(path);
-    f.open(QIODevice::WriteOnly);
-    f.write(QByteArray::fromStdString(profile.dump(1)));
-    return path;
+    return writeJsonFile(dir, QStringLiteral("profile.json"), profile);
 }
 
 /// One attempt: the baseline (Q4_K_M) and one candidate, 16 prompts × 2 runs, saved to `out`.
