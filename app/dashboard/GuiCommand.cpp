@@ -62,23 +62,48 @@ int runGui(int argc, char** argv, const QStringList& args)
     QApplication app(argc, argv);
     setUpApplication(app);
     QStringList files;
-    for (const QString& a : args) {
+    bool campaign = false;
+    QString profile;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
         if (a == u"--help" || a == u"-h") {
             QTextStream(stdout)
-                << "Usage: quantscope gui [FILE...]\n\nOpens the dashboard; with files, reviews "
-                   "them (several side by side).\n";
+                << "Usage: quantscope gui [FILE...]\n       quantscope gui --campaign FILE|DIR...\n\nOpens "
+                   "the "
+                   "dashboard; with files, reviews them (several side by side); with --campaign, shows "
+                   "every attempt of the files (or folders of them) in the Campaign tab.\n";
             return 0;
+        }
+        if (a == u"--campaign") {
+            campaign = true;
+            continue;
+        }
+        if (a == u"--profile" && i + 1 < args.size()) {
+            profile = args[++i];
+            continue;
         }
         if (a.startsWith(u'-')) {
             QTextStream(stderr) << "quantscope gui: unknown option " << a
-                                << " (usage: quantscope gui [FILE...])\n";
+                                << " (usage: quantscope gui [--campaign] [FILE...])\n";
             return 2;
         }
         files << a;
     }
+    if (campaign && files.isEmpty()) {
+        QTextStream(stderr) << "quantscope gui: --campaign needs results files or folders\n";
+        return 2;
+    }
     MainWindow window;
+    if (!profile.isEmpty()) {
+        if (const QString error = window.useProfile(profile); !error.isEmpty()) {
+            QTextStream(stderr) << "quantscope gui: " << error << '\n';
+            return 2;
+        }
+    }
     window.show();
-    if (!files.isEmpty())
+    if (campaign)
+        window.openCampaign(files);
+    else if (!files.isEmpty())
         window.openFiles(files);
     return QApplication::exec();
 }

@@ -60,6 +60,9 @@ public:
     /// Opens a campaign (results files, or folders of them, sharing a baseline) in the Campaign tab,
     /// judged with the Decision tab's profile. Asynchronous: campaignShown() follows.
     void openCampaign(const QStringList& paths);
+    /// Adds a decision profile (a built-in name or a file) to the Decision tab and selects it; an
+    /// open campaign is judged again with it. Returns why it cannot be used, or an empty string.
+    QString useProfile(const QString& nameOrPath);
     CampaignView* campaignView() const { return m_campaignView; }
     /// Starts a run with the endpoints and settings in the panels (what Run does).
     void startRun();
@@ -172,6 +175,7 @@ private:
     RecentFiles* m_recent = nullptr;
     JudgeSession* m_judge = nullptr;
     CampaignSession* m_campaign = nullptr;
+    QStringList m_campaignPaths; ///< the campaign open in its tab (judged again on a new profile)
     QProgressBar* m_judgeProgress = nullptr;
     QPushButton* m_judgeStop = nullptr;
     std::shared_ptr<const RunResult> m_judgedShown; ///< what judging last put on screen

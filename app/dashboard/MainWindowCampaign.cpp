@@ -5,6 +5,7 @@
 #include "app/dashboard/EvaluationScheduler.h"
 #include "app/dashboard/MainWindow.h"
 #include "app/dashboard/RunSession.h"
+#include "model/decide/DecisionProfile.h"
 #include "widgets/campaign/CampaignView.h"
 #include "widgets/decision/DecisionView.h"
 
@@ -37,6 +38,12 @@ void MainWindow::wireCampaign()
             QMessageBox::warning(this, QStringLiteral("Open Campaign"),
                 QStringLiteral("That campaign cannot be opened:\n%1").arg(error));
         Q_EMIT campaignShown(false, error);
+    });
+    // The campaign is judged with the Decision tab's profile: another profile, another verdict.
+    connect(m_decision, &DecisionView::profileChanged, this, [this](const QString& source) {
+        const Campaign* shown = m_campaignView->campaign();
+        if (!m_campaignPaths.isEmpty() && (!shown || shown->profileSource != source))
+            openCampaign(m_campaignPaths);
     });
     // An attempt's own views: its file, its baseline, its candidate on the Decision tab.
     connect(m_campaignView, &CampaignView::attemptActivated, this,
@@ -87,6 +94,16 @@ void MainWindow::openCampaign(const QStringList& paths)
         QStringLiteral("Reading the campaign in %1…").arg(paths.join(QStringLiteral(", "))));
     const DecisionProfile* profile = m_decision->currentProfile();
     m_campaign->build(paths, profile ? std::optional<DecisionProfile>(*profile) : std::nullopt);
+}
+
+QString MainWindow::useProfile(const QString& nameOrPath)
+{
+    try {
+        m_decision->addProfile(loadDecisionProfile(nameOrPath));
+    } catch (const ProfileError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return QString();
 }
 
 } // namespace qs::app

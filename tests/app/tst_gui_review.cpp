@@ -8,6 +8,7 @@
 #include "model/store/ResultFile.h"
 #include "tests/app/GuiTestSupport.h"
 #include "tests/support/EventLoopProbe.h"
+#include "widgets/campaign/CampaignView.h"
 #include "widgets/decision/DecisionView.h"
 #include "widgets/responses/ResponsesView.h"
 #include "widgets/tables/GuardrailBanner.h"
@@ -18,9 +19,11 @@
 #include <QDialog>
 #include <QFile>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -140,6 +143,48 @@ private Q_SLOTS:
         auto* responses = qobject_cast<ResponsesView*>(w.viewWidget(QStringLiteral("responses")));
         QCOMPARE(responses->columnCount(), 4);
         QVERIFY(w.currentFile().isEmpty()); // a combination is not one file: Save asks where
+    }
+
+    void theCampaignTabOpensAnAttempt()
+    {
+        // Two attempts a day apart, the second with a new quantization label.
+        QTemporaryDir dir;
+        RunResult first = loadResults(fixture());
+        RunResult second = first;
+        second.startedAt = first.startedAt.addDays(1);
+        second.endpoints[1].endpoint.quantization = QStringLiteral("NVFP4-MLP");
+        const QString a = dir.filePath(QStringLiteral("v1.json"));
+        const QString b = dir.filePath(QStringLiteral("v2.json"));
+        QVERIFY(saveResults(second, b).isEmpty());
+        QVERIFY(saveResults(first, a).isEmpty());
+        MainWindow w(false);
+        w.show();
+        QSignalSpy shown(&w, &MainWindow::campaignShown);
+        w.openCampaign({dir.path()});
+        QVERIFY(shown.wait(60000));
+        QVERIFY2(shown.first().at(0).toBool(), qPrintable(shown.first().at(1).toString()));
+        CampaignView* view = w.campaignView();
+        QCOMPARE(view->table()->rowCount(), 2);
+        QVERIFY(view->table()->item(0, 2)->text().endsWith(QStringLiteral("(v1.json)")));
+        QVERIFY2(view->table()
+                     ->item(1, view->table()->columnCount() - 1)
+                     ->text()
+                     .contains(QStringLiteral("quantization")),
+            qPrintable(view->table()->item(1, view->table()->columnCount() - 1)->text()));
+
+        // Open the second attempt: its file in the window, the Decision tab on its candidate.
+        view->selectAttempt(1);
+        auto* open = view->findChild<QPushButton*>(QStringLiteral("campaignOpen"));
+        QVERIFY(open && open->isEnabled());
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        open->click();
+        QVERIFY(loaded.wait(60000));
+        QCOMPARE(w.currentFile(), QFileInfo(b).absoluteFilePath());
+        auto* decision = qobject_cast<DecisionView*>(w.viewWidget(QStringLiteral("decision")));
+        QTRY_VERIFY_WITH_TIMEOUT(decision->isVisible(), 60000);
+        QCOMPARE(decision->currentCandidate(), 1);
+        // The campaign stays where it was.
+        QCOMPARE(view->table()->rowCount(), 2);
     }
 
     void theBaselinePickerReevaluatesAndIsRemembered()

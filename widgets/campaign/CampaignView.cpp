@@ -250,7 +250,7 @@ void CampaignView::fill()
     // last column takes what is left.
     m_table->resizeColumnsToContents();
     for (int col = 0; col < m_table->columnCount(); ++col)
-        m_table->setColumnWidth(col, std::min(m_table->columnWidth(col), col < FirstCriterion ? 260 : 200));
+        m_table->setColumnWidth(col, std::min(m_table->columnWidth(col), col < FirstCriterion ? 220 : 170));
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->resizeRowsToContents();
 
