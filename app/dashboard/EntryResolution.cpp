@@ -33,6 +33,7 @@ std::optional<RunEndpoint> resolveEntry(
     spec.metrics = offline.endpoint.metricsUrls;
     if (!entry.endpoint.extraBody.empty())
         spec.body = entry.endpoint.extraBody;
+    spec.meta = entry.endpoint.meta;
     std::optional<RunEndpoint> r = resolver.resolve(spec, seed, error);
     if (r) {
         r->endpoint.timeouts = entry.endpoint.timeouts;

@@ -128,6 +128,7 @@ std::shared_ptr<const RunResult> RunSession::start(
         request.endpoints.push_back(std::move(*e));
     }
     request.settings = panel.settings;
+    request.userNote = panel.note;
     m_profile.reset();
     m_rounds = UntilDecided();
     if (panel.untilDecided) {
@@ -159,6 +160,7 @@ std::shared_ptr<const RunResult> RunSession::start(
     live->settings = request.settings;
     live->endpoints = request.endpoints;
     live->untilDecided = request.untilDecided;
+    live->userNote = request.userNote;
     m_live = live;
     m_snapshots = std::make_unique<LiveSnapshots>(*live);
     m_controller->start(std::move(request));

@@ -319,6 +319,7 @@ private Q_SLOTS:
         // and the simulated vLLM's 20 tok/s would otherwise make this the slowest test.
         s.settings.maxTokens = 64;
         s.settings.order = RunOrder::Parallel;
+        s.note = QStringLiteral("v3: MLP-only calibration"); // saved in the file, for a campaign
         w.runPanel()->setSettings(s);
         const Suite suite = loadSuite(s.suite);
         const Suite drawn = drawPrompts(suite, 1, s.settings.seed);
@@ -368,6 +369,7 @@ private Q_SLOTS:
         QCOMPARE(reloaded.records.size(), std::size_t(2 * perEndpoint));
         QVERIFY(reloaded.complete);
         QCOMPARE(reloaded.settings.promptsPerCategory, 1);
+        QCOMPARE(reloaded.userNote, QStringLiteral("v3: MLP-only calibration"));
         // Every category of the suite was asked.
         QSet<QString> categories, asked;
         for (const SuiteTest& t : suite.tests)

@@ -126,7 +126,11 @@ private Q_SLOTS:
         e.quantization = QStringLiteral("NVFP4");
         e.extraBody = {{"chat_template_kwargs", {{"enable_thinking", false}}}, {"top_k", 20}};
         e.timeouts = {1500, 0, 45000, 600000};
+        e.meta = {{QStringLiteral("calibration"), QStringLiteral("annie-500")},
+            {QStringLiteral("method"), QStringLiteral("awq_lite")}};
         EndpointEditor editor(entry, profiles);
+        QCOMPARE(child<QLineEdit>(&editor, "facts")->text(),
+            QStringLiteral("calibration=annie-500, method=awq_lite"));
         QCOMPARE(editor.errors(), QStringList());
         QVERIFY(okButton(editor)->isEnabled());
         const EndpointEntry back = editor.entry();
@@ -149,6 +153,20 @@ private Q_SLOTS:
         QCOMPARE(edited.endpoint.runtime, Runtime::Unknown);
         QCOMPARE(child<QComboBox>(&editor, "runtime")->currentText(), QStringLiteral("detect"));
         QCOMPARE(edited.endpoint.timeouts.totalMs, 0);
+
+        // Facts: name=value pairs; a pair without a name is refused and keeps the earlier ones.
+        child<QLineEdit>(&editor, "facts")
+            ->setText(QStringLiteral(" method = mlp_only ,calibration=annie-500,"));
+        QCOMPARE(editor.errors(), QStringList());
+        const auto facts = editor.entry().endpoint.meta;
+        QCOMPARE(facts.size(), std::size_t(2));
+        QCOMPARE(facts.at(QStringLiteral("method")), QStringLiteral("mlp_only"));
+        child<QLineEdit>(&editor, "facts")->setText(QStringLiteral("method=mlp_only, =x"));
+        QCOMPARE(editor.errors().size(), 1);
+        QVERIFY2(editor.errors().front().startsWith(QStringLiteral("facts: \"=x\" is not name=value")),
+            qPrintable(editor.errors().front()));
+        QVERIFY(!okButton(editor)->isEnabled());
+        QVERIFY(editor.entry().endpoint.meta == e.meta);
     }
 
     void editorRejectsBadUrl()

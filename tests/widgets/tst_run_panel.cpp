@@ -68,6 +68,7 @@ private Q_SLOTS:
         s.settings.concurrency = 4;
         s.settings.seed = 7;
         s.settings.requestTimeoutMs = 90000;
+        s.note = QStringLiteral("v3: MLP-only calibration");
         panel.setSettings(s);
         QCOMPARE(changed.size(), 1);
         const RunPanelSettings back = panel.settings();
@@ -79,6 +80,7 @@ private Q_SLOTS:
         QCOMPARE(back.settings.concurrency, 4);
         QCOMPARE(back.settings.seed, quint64(7));
         QCOMPARE(back.settings.requestTimeoutMs, 90000);
+        QCOMPARE(back.note, s.note);
 
         // Built-ins, then the file, then "Open suite file…".
         auto* suite = child<QComboBox>(&panel, "suite");

@@ -76,6 +76,34 @@ QSpinBox* timeoutSpin(int value, const QString& tip)
 
 } // namespace
 
+std::map<QString, QString> parseFacts(const QString& text, QString* error)
+{
+    std::map<QString, QString> facts;
+    for (const QString& part : text.split(u',', Qt::SkipEmptyParts)) {
+        if (part.trimmed().isEmpty())
+            continue;
+        const qsizetype eq = part.indexOf(u'=');
+        const QString name = part.left(eq).trimmed();
+        if (eq < 0 || name.isEmpty()) {
+            if (error && error->isEmpty())
+                *error
+                    = QStringLiteral("\"%1\" is not name=value (e.g. calibration=annie-500, method=awq_lite)")
+                          .arg(part.trimmed());
+            continue;
+        }
+        facts[name] = part.mid(eq + 1).trimmed();
+    }
+    return facts;
+}
+
+QString factsText(const std::map<QString, QString>& facts)
+{
+    QStringList parts;
+    for (const auto& [name, value] : facts)
+        parts << name + u'=' + value;
+    return parts.join(QStringLiteral(", "));
+}
+
 QStringList parseMetricsUrls(const QString& text, QString* error)
 {
     QStringList urls;
@@ -182,6 +210,13 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
     m_quantization = new QLineEdit(e.quantization);
     m_quantization->setPlaceholderText(QStringLiteral("free label, e.g. Q4_K_M, NVFP4"));
 
+    m_facts = new QLineEdit(factsText(e.meta));
+    m_facts->setPlaceholderText(QStringLiteral("calibration=annie-500, method=awq_lite"));
+    m_facts->setToolTip(QStringLiteral(
+        "Free facts about what is behind this endpoint, name=value separated by commas (meta.NAME=VALUE on "
+        "the command line): saved with the run, so a campaign says what changed between attempts as data"));
+    m_factsError = makeErrorLabel();
+
     m_reference = new QCheckBox(QStringLiteral("Fidelity reference"));
     m_reference->setChecked(m_entry.reference);
     m_reference->setToolTip(QStringLiteral(
@@ -230,10 +265,10 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
         {m_profileDescription, "simulatedProfileDescription"}, {m_url, "baseUrl"},
         {m_urlError, "baseUrlError"}, {m_model, "model"}, {m_keyEnv, "apiKeyEnv"},
         {m_keyStatus, "apiKeyEnvStatus"}, {m_keyError, "apiKeyEnvError"}, {m_runtime, "runtime"},
-        {m_quantization, "quantization"}, {m_reference, "fidelityReference"}, {m_extraBody, "extraBody"},
-        {m_bodyError, "extraBodyError"}, {m_metricsUrls, "metricsUrls"}, {m_metricsError, "metricsUrlsError"},
-        {m_connectMs, "connectMs"}, {m_firstByteMs, "firstByteMs"}, {m_idleMs, "idleMs"},
-        {m_totalMs, "totalMs"}};
+        {m_quantization, "quantization"}, {m_facts, "facts"}, {m_factsError, "factsError"},
+        {m_reference, "fidelityReference"}, {m_extraBody, "extraBody"}, {m_bodyError, "extraBodyError"},
+        {m_metricsUrls, "metricsUrls"}, {m_metricsError, "metricsUrlsError"}, {m_connectMs, "connectMs"},
+        {m_firstByteMs, "firstByteMs"}, {m_idleMs, "idleMs"}, {m_totalMs, "totalMs"}};
     for (const auto& [widget, name] : names)
         widget->setObjectName(QString::fromLatin1(name));
 
@@ -258,6 +293,7 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
     form->addRow(QStringLiteral("API &key variable:"), column(m_keyEnv, m_keyStatus, m_keyError));
     form->addRow(QStringLiteral("&Runtime:"), m_runtime);
     form->addRow(QStringLiteral("&Quantization:"), m_quantization);
+    form->addRow(QStringLiteral("F&acts:"), column(m_facts, m_factsError));
     form->addRow(QStringLiteral("Fidelity:"), m_reference);
     form->addRow(QStringLiteral("E&xtra body:"), column(m_extraBody, m_bodyError));
     form->addRow(QStringLiteral("Me&trics URLs:"), column(m_metricsUrls, m_metricsError));
@@ -289,7 +325,7 @@ EndpointEditor::EndpointEditor(const EndpointEntry& entry,
     layout->addWidget(buttons);
     setMinimumWidth(560);
 
-    for (QLineEdit* edit : {m_label, m_url, m_model, m_keyEnv, m_quantization})
+    for (QLineEdit* edit : {m_label, m_url, m_model, m_keyEnv, m_quantization, m_facts})
         connect(edit, &QLineEdit::textChanged, this, &EndpointEditor::validate);
     connect(m_extraBody, &QPlainTextEdit::textChanged, this, &EndpointEditor::validate);
     connect(m_metricsUrls, &QPlainTextEdit::textChanged, this, &EndpointEditor::validate);
@@ -313,7 +349,7 @@ void EndpointEditor::applyColors()
     const bool dark = palette().color(QPalette::Window).lightness() < 128;
     const ThemeColors& c = themeColors(dark ? Theme::Dark : Theme::Light);
     const QString error = QStringLiteral("color: %1;").arg(c.criticalAccent.name());
-    for (QLabel* l : {m_urlError, m_keyError, m_bodyError, m_metricsError})
+    for (QLabel* l : {m_urlError, m_keyError, m_bodyError, m_metricsError, m_factsError})
         l->setStyleSheet(error);
     m_profileDescription->setStyleSheet(QStringLiteral("color: %1;").arg(c.mutedText.name()));
     m_keyStatus->setStyleSheet(QStringLiteral("color: %1;").arg((m_keySet ? c.pass : c.mutedText).name()));
@@ -361,6 +397,10 @@ void EndpointEditor::validate()
     parseMetricsUrls(m_metricsUrls->toPlainText(), &metricsError);
     show(m_metricsError, QStringLiteral("metrics URLs"), metricsError);
 
+    QString factsError;
+    parseFacts(m_facts->text(), &factsError);
+    show(m_factsError, QStringLiteral("facts"), factsError);
+
     m_ok->setEnabled(m_errors.isEmpty());
     applyColors();
 }
@@ -382,6 +422,9 @@ EndpointEntry EndpointEditor::entry() const
     e.apiKeyEnv = m_keyEnv->text().trimmed();
     e.runtime = Runtime(m_runtime->currentData().toInt());
     e.quantization = m_quantization->text().trimmed();
+    QString factsError;
+    const auto facts = parseFacts(m_facts->text(), &factsError);
+    e.meta = factsError.isEmpty() ? facts : m_entry.endpoint.meta;
     out.reference = m_reference->isChecked();
     QString error;
     const nlohmann::json body = parseExtraBody(m_extraBody->toPlainText(), &error);

@@ -4,6 +4,7 @@
 #include "widgets/panels/EndpointEntry.h"
 
 #include <QDialog>
+#include <map>
 #include <vector>
 
 class QCheckBox;
@@ -54,6 +55,8 @@ private:
     QLabel* m_keyError;
     QComboBox* m_runtime;
     QLineEdit* m_quantization;
+    QLineEdit* m_facts; ///< Endpoint::meta as "name=value, name=value"
+    QLabel* m_factsError;
     QCheckBox* m_reference;
     QPlainTextEdit* m_extraBody;
     QLabel* m_bodyError;
@@ -72,6 +75,13 @@ private:
 /// endpoint SPEC), blanks ignored, each normalised by normalizeMetricsUrl, duplicates dropped.
 /// On a bad one, `error` names it ("line 2: \"ftp://h\" is not …") and the list holds the good ones.
 QStringList parseMetricsUrls(const QString& text, QString* error = nullptr);
+
+/// An endpoint's facts (Endpoint::meta) as typed: "calibration=annie-500, method=awq_lite" —
+/// name=value pairs separated by commas, blanks ignored, names and values trimmed. On a pair
+/// without a name or an '=', `error` says so and the map holds the good ones.
+std::map<QString, QString> parseFacts(const QString& text, QString* error = nullptr);
+/// The facts as parseFacts() reads them, in name order.
+QString factsText(const std::map<QString, QString>& facts);
 
 /// True when `name` is usable as an environment variable name and does not look like a key
 /// pasted by mistake ("sk-…", long random strings). Empty is valid (no key).

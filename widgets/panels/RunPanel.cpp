@@ -12,6 +12,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -192,6 +193,15 @@ RunPanel::RunPanel(QWidget* parent)
     m_budget->setSuffix(QStringLiteral(" min"));
     pair(4, 0, QStringLiteral("L&imit:"), m_maxPrompts);
     pair(4, 1, QStringLiteral("&Budget:"), m_budget);
+    m_note = new QLineEdit;
+    m_note->setObjectName(QStringLiteral("runNote"));
+    m_note->setPlaceholderText(QStringLiteral("what this run tries, e.g. v3: MLP-only calibration"));
+    m_note->setToolTip(
+        QStringLiteral("Saved in the results file (`run --note`): a campaign shows it beside the attempt"));
+    auto* noteLabel = new QLabel(QStringLiteral("No&te:"));
+    noteLabel->setBuddy(m_note);
+    grid->addWidget(noteLabel, 5, 0);
+    grid->addWidget(m_note, 5, 1, 1, 4);
     grid->setColumnStretch(4, 1);
     grid->setHorizontalSpacing(10);
     for (QWidget* w : std::initializer_list<QWidget*> {
@@ -386,6 +396,7 @@ RunPanelSettings RunPanel::settings() const
     s.untilDecided = m_untilDecided->isChecked();
     s.maxPrompts = m_maxPrompts->value();
     s.budgetMinutes = m_budget->value();
+    s.note = m_note->text().trimmed();
     if (s.untilDecided)
         s.settings.promptsPerCategory = 0; // the rounds draw them
     return s;
@@ -407,6 +418,7 @@ void RunPanel::setSettings(const RunPanelSettings& s)
     m_untilDecided->setChecked(s.untilDecided);
     m_maxPrompts->setValue(qBound(0, s.maxPrompts, m_maxPrompts->maximum()));
     m_budget->setValue(qBound(0, s.budgetMinutes, m_budget->maximum()));
+    m_note->setText(s.note);
     m_demoDefaults = s.demoDefaults;
     updateSpinTexts();
     m_quiet = false;
@@ -426,7 +438,7 @@ void RunPanel::setRunning(bool running)
     m_run->setEnabled(!running);
     m_stop->setEnabled(running);
     for (QWidget* w : std::initializer_list<QWidget*> {m_suite, m_warmup, m_runs, m_prompts, m_maxTokens,
-             m_order, m_concurrency, m_judgeAfter, m_untilDecided, m_maxPrompts, m_budget})
+             m_order, m_concurrency, m_judgeAfter, m_untilDecided, m_maxPrompts, m_budget, m_note})
         w->setEnabled(!running);
     const bool rounds = m_untilDecided->isChecked();
     m_prompts->setEnabled(!running && !rounds);

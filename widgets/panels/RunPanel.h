@@ -13,6 +13,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -37,6 +38,9 @@ struct RunPanelSettings {
     bool untilDecided = false;
     int maxPrompts = 0; ///< 0: the whole suite
     int budgetMinutes = 0; ///< 0: no limit
+    /// What the user says of this run (`run --note`), saved in its file: e.g. "v3: MLP-only
+    /// calibration"; a campaign shows it beside the attempt.
+    QString note;
 };
 
 /// Starts and follows a run: suite picker (built-ins and "Open suite file…"), warm-up, runs,
@@ -117,6 +121,7 @@ private:
     QCheckBox* m_untilDecided = nullptr;
     QSpinBox* m_maxPrompts = nullptr;
     QSpinBox* m_budget = nullptr;
+    QLineEdit* m_note = nullptr;
     QSpinBox* m_maxTokens;
     QComboBox* m_order;
     QSpinBox* m_concurrency;
