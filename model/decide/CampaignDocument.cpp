@@ -18,7 +18,7 @@ namespace {
 QString number(double v)
 {
     const double a = std::abs(v);
-    const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : a >= 0.1 ? 2 : 3;
+    const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : a >= 0.1 || a == 0 ? 2 : 3;
     return QString::number(v, 'f', decimals);
 }
 

@@ -11,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
@@ -190,20 +191,25 @@ void CampaignView::fill()
     QStringList headers {tr("#"), tr("Started (UTC)"), tr("Candidate"), tr("Decision")};
     for (const CampaignStanding& s : c.standings)
         headers << s.criterion; // short; the title is the tooltip
-    headers << tr("Changed since the one before");
+    headers << tr("Changed");
     m_table->setColumnCount(int(headers.size()));
     m_table->setHorizontalHeaderLabels(headers);
     for (std::size_t k = 0; k < criteria; ++k)
         if (QTableWidgetItem* h = m_table->horizontalHeaderItem(FirstCriterion + int(k)))
             h->setToolTip(plainToolTip(c.standings[k].title + u'\n' + c.standings[k].sentence));
+    if (QTableWidgetItem* h = m_table->horizontalHeaderItem(FirstCriterion + int(criteria)))
+        h->setToolTip(
+            tr("What changed since the attempt before, from the files (the list in each cell's tooltip)"));
     m_table->setRowCount(int(c.attempts.size()));
     for (std::size_t i = 0; i < c.attempts.size(); ++i) {
         const CampaignAttempt& a = c.attempts[i];
         const int row = int(i);
         tableCell(m_table, row, Number)
             ->setText(QString::number(i + 1) + (int(i) == c.best ? QStringLiteral(" ★") : QString()));
-        tableCell(m_table, row, Started)
-            ->setText(a.startedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+        // Short, the year in the tooltip: the criteria need the width.
+        QTableWidgetItem* started = tableCell(m_table, row, Started);
+        started->setText(QLocale::c().toString(a.startedAt.toUTC(), QStringLiteral("MMM d HH:mm")));
+        started->setToolTip(a.startedAt.toUTC().toString(Qt::ISODate));
         QTableWidgetItem* cand = tableCell(m_table, row, Candidate);
         cand->setText(attemptName(c, row));
         cand->setToolTip(
@@ -250,7 +256,7 @@ void CampaignView::fill()
     // last column takes what is left.
     m_table->resizeColumnsToContents();
     for (int col = 0; col < m_table->columnCount(); ++col)
-        m_table->setColumnWidth(col, std::min(m_table->columnWidth(col), col < FirstCriterion ? 220 : 170));
+        m_table->setColumnWidth(col, std::min(m_table->columnWidth(col), col < FirstCriterion ? 170 : 140));
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->resizeRowsToContents();
 
