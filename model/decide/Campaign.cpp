@@ -294,8 +294,15 @@ Campaign buildCampaign(
     if (campaign.attempts.empty())
         throw CampaignError("no candidate was judged in any file");
 
-    for (std::size_t fi = 1; fi < campaign.files.size(); ++fi) {
-        auto rows = baselineDrift(campaign, int(fi) - 1, int(fi));
+    // Each file against the one before, and — with three or more — the last against the first:
+    // a baseline that crept a little each time has still moved.
+    std::vector<std::pair<int, int>> pairs;
+    for (std::size_t fi = 1; fi < campaign.files.size(); ++fi)
+        pairs.emplace_back(int(fi) - 1, int(fi));
+    if (campaign.files.size() > 2)
+        pairs.emplace_back(0, int(campaign.files.size()) - 1);
+    for (const auto& [from, to] : pairs) {
+        auto rows = baselineDrift(campaign, from, to);
         std::move(rows.begin(), rows.end(), std::back_inserter(campaign.drift));
     }
 

@@ -100,7 +100,9 @@ struct Campaign {
     std::vector<CampaignFile> files; ///< in time order (started_at, then as given)
     std::vector<int> baselineOf; ///< per file: the baseline's endpoint index
     std::vector<CampaignAttempt> attempts; ///< in time order, a file's candidates in endpoint order
-    std::vector<CampaignDrift> drift; ///< consecutive files, every measure compared (moved or not)
+    /// Every measure compared (moved or not) between consecutive files and, with three or more
+    /// files, between the first and the last.
+    std::vector<CampaignDrift> drift;
     std::vector<CampaignStanding> standings; ///< one per profile criterion
     /// The best attempt overall, only where the evidence separates it from every other: the best
     /// decision (switch, then inconclusive, then keep) and, among attempts with that decision, the
@@ -122,7 +124,7 @@ public:
 /// quantization and runtime together. A file with no such endpoint, or with nothing to compare
 /// with it, is left out with a note. Throws CampaignError when no attempt remains, and whatever
 /// recommend() throws. Pure; seconds for big files (every file is evaluated once, and every
-/// consecutive pair of baseline arms once).
+/// pair of baseline arms compared once).
 Campaign buildCampaign(std::vector<CampaignFile> files, const DecisionProfile& profile,
     const QString& baselineLabel = QString());
 
