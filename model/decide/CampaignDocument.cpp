@@ -162,9 +162,10 @@ Doc buildDocument(const CampaignDocumentInput& input)
                  "no "
                  "change (a pass rate: %1 points; answers: more than %1 % of prompts differ), a fact when it "
                  "differs."_s.arg(DriftTolerance * 100)));
-        Block drift = table({line(u"Files"_s), line(u"Measure"_s), line(u"Before"_s), line(u"After"_s),
+        // Five columns at most: the PDF's page is A4.
+        Block drift = table({line(u"Files"_s), line(u"Measure"_s), line(u"Before → after"_s),
                                 line(u"Estimate [95 %]"_s), line(u"Moved"_s)},
-            {false, false, true, true, true, false});
+            {false, false, false, true, false});
         for (int pass = 0; pass < 2; ++pass)
             for (const CampaignDrift& r : c.drift) {
                 // A fact neither file knows says nothing; the JSON keeps the row.
@@ -176,10 +177,13 @@ Doc buildDocument(const CampaignDocumentInput& input)
                 if (r.estimate && r.interval)
                     estimate = u"%1 [%2–%3]"_s.arg(
                         number(*r.estimate), number(r.interval->lo), number(r.interval->hi));
+                // A share (answers that changed) has no "before": its one text says it all.
+                const QString change = r.fromText.isEmpty()
+                    ? (r.toText.isEmpty() ? u"—"_s : r.toText)
+                    : r.fromText + u" → "_s + (r.toText.isEmpty() ? u"—"_s : r.toText);
                 drift.rows.push_back({line(fileName(c.files[std::size_t(r.fromFile)].path) + u" → "_s
                                           + fileName(c.files[std::size_t(r.toFile)].path)),
-                    {code(r.metric)}, line(r.fromText.isEmpty() ? u"—"_s : r.fromText),
-                    line(r.toText.isEmpty() ? u"—"_s : r.toText), line(estimate),
+                    {code(r.metric)}, line(change), line(estimate),
                     {r.significant ? Inline {Style::Bad, u"moved"_s} : plain(u"no"_s)}});
             }
         d.push_back(std::move(drift));

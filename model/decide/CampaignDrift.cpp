@@ -208,7 +208,6 @@ std::vector<CampaignDrift> baselineDrift(const Campaign& campaign, int from, int
         d.estimate = double(differ) / prompts;
         d.interval = wilsonInterval(differ, prompts);
         d.significant = d.interval->lo > DriftTolerance;
-        d.fromText = fromName;
         d.toText = QStringLiteral("%1 of %2 prompts answered differently").arg(differ).arg(prompts);
         d.sentence
             = QStringLiteral("%1 answered %2 of %3 prompts differently in %4 than in %5%6.")
