@@ -3,6 +3,7 @@
 // profile; what changed, whether the baseline moved, who is best; as text, JSON or a document.
 #include "app/cli/CommandLine.h"
 #include "app/cli/Commands.h"
+#include "app/common/Offscreen.h"
 #include "app/common/ReportWriter.h"
 #include "model/decide/Campaign.h"
 #include "model/decide/CampaignDocument.h"
@@ -71,7 +72,7 @@ void printText(QTextStream& out, const Campaign& c)
 int runCampaign(int argc, char** argv, const QStringList& args)
 {
     // A PDF needs fonts, so a (headless) QGuiApplication.
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+    prepareOffscreen();
     QGuiApplication app(argc, argv);
     QGuiApplication::setApplicationName(QStringLiteral("quantscope"));
     QGuiApplication::setApplicationVersion(QStringLiteral(QS_VERSION));

@@ -9,7 +9,8 @@
 namespace qs::app {
 
 // `quantscope demo` (and `quantscope` with no display): the dashboard's first run, headless — the
-// voice-assistant suite (shortened) against the two simulated endpoints, then the summary.
+// voice-assistant suite (shortened) against the two simulated endpoints, then the summary and the
+// verdict of the built-in voice-assistant profile.
 int runDemo(const QStringList& args)
 {
     QTextStream err(stderr);
@@ -18,7 +19,8 @@ int runDemo(const QStringList& args)
             << "Usage: quantscope demo [RUN OPTIONS]\n\n"
                "Runs a short draw of the voice-assistant suite (1 prompt of each category, 1 warm-up, 2\n"
                "measured runs, parallel) against the two built-in simulated endpoints, saves the results\n"
-               "under the data folder and prints the summary. Any option of `quantscope run` (see "
+               "under the data folder and prints the summary, ending with the voice-assistant profile's\n"
+               "verdict. Any option of `quantscope run` (see "
                "quantscope\n"
                "run --help) overrides the defaults, e.g. --runs 5 or --prompts-per-category 100 (every "
                "prompt).\n";
@@ -52,7 +54,8 @@ int runDemo(const QStringList& args)
     const int rc = runRun(run);
     if (rc != 0)
         return rc;
-    return runSummary({out});
+    // The summary ends with the built-in profile's verdict line, as the dashboard's Decision tab.
+    return runSummary({out, QStringLiteral("--profile"), QStringLiteral("voice-assistant")});
 }
 
 } // namespace qs::app

@@ -2,6 +2,7 @@
 // `quantscope report`: the recommendation document from one or more results files.
 #include "app/cli/CommandLine.h"
 #include "app/cli/Commands.h"
+#include "app/common/Offscreen.h"
 #include "app/common/ReportWriter.h"
 #include "model/decide/DecisionProfile.h"
 #include "model/decide/Recommendation.h"
@@ -20,7 +21,7 @@ namespace qs::app {
 int runReport(int argc, char** argv, const QStringList& args)
 {
     // The charts are the dashboard's own views, rendered offscreen: the same pixels everywhere.
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+    prepareOffscreen();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("quantscope"));
     QApplication::setOrganizationName(QStringLiteral("quantscope"));

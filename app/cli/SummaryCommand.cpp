@@ -219,6 +219,11 @@ int runSummary(const QStringList& args)
                 << '\n';
         out << "  " << errorRateStatement(r) << '\n';
     }
+    // The answer last, one line per candidate, where a reader's eye (and `tail -1`) lands.
+    if (!recommendations.empty())
+        out << '\n';
+    for (const Recommendation& r : recommendations)
+        out << "Verdict (" << profile->id << "): " << r.headline << '\n';
     if (!plan.is_null()) {
         out << "\nPlan for run --until-decided (this file as a pilot; "
             << plan["schedule_text"].get<std::string>().c_str() << "):\n";

@@ -18,6 +18,7 @@ struct ViewInfo {
     QString name; ///< e.g. "ttft-turn"
     QString title; ///< e.g. "TTFT vs turn"
     QSize size; ///< logical size of a standalone screenshot
+    QString description; ///< one line: what it shows (`screenshot --list-views`)
 };
 
 /// "window" first, then every panel and chart, in the order the window shows them.

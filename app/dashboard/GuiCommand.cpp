@@ -4,6 +4,7 @@
 #include "app/cli/CommandLine.h"
 #include "app/cli/Commands.h"
 #include "app/common/DashboardViews.h"
+#include "app/common/Offscreen.h"
 #include "app/dashboard/MainWindow.h"
 #include "model/core/Suite.h"
 #include "model/decide/Campaign.h"
@@ -18,6 +19,7 @@
 #include <QIcon>
 #include <QStyleFactory>
 #include <QTextStream>
+#include <algorithm>
 
 namespace qs::app {
 
@@ -133,7 +135,7 @@ int writeScreenshot(
 int runScreenshot(int argc, char** argv, const QStringList& args)
 {
     // Headless by design: the same pixels on a laptop, a server and CI.
-    qputenv("QT_QPA_PLATFORM", "offscreen");
+    prepareOffscreen();
     QApplication app(argc, argv);
     setUpApplication(app);
     QTextStream out(stdout);
@@ -159,12 +161,16 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
             "The campaign view's decision profile: a built-in name or a file (default: as `quantscope "
             "campaign` chooses)."),
         QStringLiteral("NAME|FILE")});
-    p.addOption({QStringLiteral("list-views"), QStringLiteral("Print the view names, one per line.")});
+    p.addOption({QStringLiteral("list-views"),
+        QStringLiteral("Print the views, one per line: the name --view takes, then what it shows.")});
     if (const int rc = parseSubcommand(p, "screenshot", args); rc >= 0)
         return rc;
     if (p.isSet(QStringLiteral("list-views"))) {
+        int width = 0;
         for (const ViewInfo& v : dashboardViews())
-            out << v.name << '\n';
+            width = std::max(width, int(v.name.size()));
+        for (const ViewInfo& v : dashboardViews())
+            out << v.name.leftJustified(width + 2) << v.description << '\n';
         return 0;
     }
     const QString viewName = p.value(QStringLiteral("view"));

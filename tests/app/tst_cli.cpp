@@ -47,6 +47,9 @@ private slots:
         QVERIFY2(r.out.contains(QStringLiteral("greet-")) && r.out.contains(QStringLiteral("think-")),
             qPrintable(r.out));
         QVERIFY2(r.err.contains(QStringLiteral("12 distinct prompts (greeting 1, ")), qPrintable(r.err));
+        // It ends with the built-in profile's verdict.
+        const QStringList lines = r.out.trimmed().split(u'\n');
+        QVERIFY2(lines.back().startsWith(QStringLiteral("Verdict (voice-assistant): ")), qPrintable(r.out));
     }
 
     void probeWithoutUrlUsesTheSimulatedEndpoints()
@@ -351,10 +354,11 @@ private slots:
         }
         // An --endpoint named like one of the file's replaces that one alone, in its place.
         const QString third = dir.filePath(QStringLiteral("third.json"));
-        const Run one = run({QStringLiteral("run"), QStringLiteral("--like"), out, QStringLiteral("--endpoint"),
-                                QStringLiteral("name=Q,url=sim:q4km-like,quant=Q4_K_M-v2,meta.method=mlp_only"),
-                                QStringLiteral("--out"), third, QStringLiteral("--quiet")},
-            120000);
+        const Run one
+            = run({QStringLiteral("run"), QStringLiteral("--like"), out, QStringLiteral("--endpoint"),
+                      QStringLiteral("name=Q,url=sim:q4km-like,quant=Q4_K_M-v2,meta.method=mlp_only"),
+                      QStringLiteral("--out"), third, QStringLiteral("--quiet")},
+                120000);
         QVERIFY2(one.code == 0, qPrintable(one.err));
         {
             QFile f(third);
@@ -364,7 +368,8 @@ private slots:
             QCOMPARE(e.size(), 2);
             const QJsonObject first = e[0].toObject().value(QStringLiteral("endpoint")).toObject();
             QCOMPARE(first.value(QStringLiteral("quantization")).toString(), QStringLiteral("Q4_K_M-v2"));
-            QCOMPARE(first.value(QStringLiteral("meta")).toObject().value(QStringLiteral("method")).toString(),
+            QCOMPARE(
+                first.value(QStringLiteral("meta")).toObject().value(QStringLiteral("method")).toString(),
                 QStringLiteral("mlp_only"));
             QCOMPARE(e[1].toObject().value(QStringLiteral("label")).toString(),
                 QStringLiteral("nvfp4-like (simulated)"));

@@ -36,10 +36,19 @@ private Q_SLOTS:
     {
         const Cli list = runCli({QStringLiteral("screenshot"), QStringLiteral("--list-views")});
         QCOMPARE(list.code, 0);
-        QStringList expected;
-        for (const app::ViewInfo& v : app::dashboardViews())
+        // A line per view: its name, then what it shows.
+        QStringList expected, names;
+        for (const app::ViewInfo& v : app::dashboardViews()) {
             expected << v.name;
-        QCOMPARE(list.out.split(u'\n', Qt::SkipEmptyParts), expected);
+            QVERIFY(!v.description.isEmpty());
+        }
+        const QStringList lines = list.out.split(u'\n', Qt::SkipEmptyParts);
+        for (const QString& line : lines) {
+            names << line.section(u' ', 0, 0);
+            QVERIFY2(line.size() > names.back().size() + 10, qPrintable(line));
+        }
+        QCOMPARE(names, expected);
+        QVERIFY2(!list.err.contains(QStringLiteral("propagateSizeHints")), qPrintable(list.err));
 
         QTemporaryDir dir;
         for (const app::ViewInfo& v : app::dashboardViews()) {
@@ -50,6 +59,7 @@ private Q_SLOTS:
                 QStringLiteral("--theme"),
                 v.name == u"quality" ? QStringLiteral("dark") : QStringLiteral("light")});
             QVERIFY2(r.code == 0, qPrintable(v.name + QStringLiteral(": ") + r.err));
+            QVERIFY2(!r.err.contains(QStringLiteral("propagateSizeHints")), qPrintable(r.err));
             const QImage image(out);
             QCOMPARE(image.size(), v.size * scale);
             // Not a blank canvas: a real picture has many colours.
