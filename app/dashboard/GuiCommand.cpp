@@ -291,6 +291,7 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
             settings.suite
                 = QString::fromStdString(result->suite.value("id", std::string("voice-assistant")));
             settings.settings = result->settings;
+            settings.note = result->userNote;
             run->setSettings(settings);
             run->setStatusText(QStringLiteral("%1 requests in %2")
                                    .arg(result->records.size())

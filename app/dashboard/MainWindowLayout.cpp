@@ -20,7 +20,10 @@
 
 #include <QActionGroup>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDesktopServices>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -29,6 +32,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace qs::app {
@@ -189,6 +193,30 @@ void MainWindow::buildActions()
         view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    help->addAction(QStringLiteral("&Documentation"), this,
+            [this] {
+                // The installed docs (the .deb's), else the source tree's beside a build.
+                const QString installed = QCoreApplication::applicationDirPath()
+                    + QStringLiteral("/../share/doc/quantscope/docs");
+                QString folder;
+                for (const QString& dir : {installed, QStringLiteral(QS_SOURCE_DOCS)})
+                    if (QFileInfo::exists(dir + QStringLiteral("/dashboard.md"))) {
+                        folder = QFileInfo(dir).canonicalFilePath();
+                        break;
+                    }
+                if (folder.isEmpty()
+                    || !QDesktopServices::openUrl(
+                        QUrl::fromLocalFile(folder + QStringLiteral("/dashboard.md"))))
+                    QMessageBox::information(this, QStringLiteral("Documentation"),
+                        folder.isEmpty()
+                            ? QStringLiteral(
+                                "The documentation is in the docs/ folder of Quantscope's source, and in "
+                                "/usr/share/doc/quantscope/docs when installed from the .deb.")
+                            : QStringLiteral("The documentation is in %1 (start with dashboard.md).")
+                                  .arg(folder));
+            })
+        ->setStatusTip(
+            QStringLiteral("Open the dashboard's guide (docs/dashboard.md) and the other documents"));
     help->addAction(QStringLiteral("&About Quantscope"), this, [this] {
         auto* box = new QMessageBox(QMessageBox::Information, QStringLiteral("About Quantscope"),
             QStringLiteral("Quantscope %1 (Qt %2)\n\nCompare LLM inference endpoints side by side: TTFT that "

@@ -246,6 +246,7 @@ private Q_SLOTS:
     void cellTableShowsEvaluationDistributions()
     {
         StatisticsView view;
+        QCOMPARE(view.metric(), Metric::TtftVisible); // not TTFT (any token): it counts thinking
         view.setData(fixture());
         auto* model = qobject_cast<CellStatisticsModel*>(
             qobject_cast<QSortFilterProxyModel*>(view.cellTable()->model())->sourceModel());

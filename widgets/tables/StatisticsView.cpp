@@ -184,6 +184,9 @@ StatisticsView::StatisticsView(QWidget* parent)
         }
     });
     connect(m_gatesBox, &QCheckBox::toggled, this, [this] { updateFilter(); });
+    // Opens on what a listener waits for: the first visible token, not TTFT (any token), which
+    // counts thinking and is the figure the warnings say not to compare.
+    setMetric(Metric::TtftVisible);
 
     updateFilter();
     updateLabels();
