@@ -52,9 +52,11 @@ RunSession::RunSession(QObject* parent)
             m_probing = false;
             Q_EMIT statusText(QString());
         }
-        Q_EMIT message(
-            QStringLiteral("Running: %1 of %2 requests, %3 failed").arg(p.done).arg(p.total).arg(p.failed),
-            0);
+        QString text
+            = QStringLiteral("Running: %1 of %2 requests, %3 failed").arg(p.done).arg(p.total).arg(p.failed);
+        if (p.stopped > 0)
+            text += QStringLiteral(", %1 stopped").arg(p.stopped);
+        Q_EMIT message(text, 0);
     });
     connect(m_controller, &RunController::recordFinished, this, [this](const SharedRecord& r) {
         if (m_snapshots) {
@@ -75,6 +77,7 @@ RunSession::RunSession(QObject* parent)
         m_timer->stop();
         m_live.reset();
         m_snapshots.reset();
+        Q_EMIT message(QStringLiteral("Run failed: ") + text, 15000); // not "Running: …" any more
         Q_EMIT failed(text);
     });
 }
@@ -256,14 +259,23 @@ void RunSession::onFinished(const std::shared_ptr<const RunResult>& given, const
     m_snapshots.reset();
     const RunResult& result = *shared;
     Q_EMIT ended(shared);
-    const int failedCount = int(std::count_if(
-        result.records.begin(), result.records.end(), [](const RunRecord& r) { return !r.request.ok(); }));
-    const QString summary = QStringLiteral("%1: %2 requests, %3 failed, %4 s")
-                                .arg(result.complete ? QStringLiteral("Done") : QStringLiteral("Stopped"))
-                                .arg(result.records.size())
-                                .arg(failedCount)
-                                .arg(stats.wallMs / 1000.0, 0, 'f', 1);
+    // A request cut short by Stop is not a failure of the server: counted apart.
+    const auto stoppedByHand
+        = [](const RunRecord& r) { return r.request.failure.kind == FailureKind::Cancelled; };
+    const int stoppedCount = int(std::count_if(result.records.begin(), result.records.end(), stoppedByHand));
+    const int failedCount = int(std::count_if(result.records.begin(), result.records.end(),
+                                [](const RunRecord& r) { return !r.request.ok(); }))
+        - stoppedCount;
+    QString summary = QStringLiteral("%1: %2 requests, %3 failed")
+                          .arg(result.complete ? QStringLiteral("Done") : QStringLiteral("Stopped"))
+                          .arg(result.records.size())
+                          .arg(failedCount);
+    if (stoppedCount > 0)
+        summary += QStringLiteral(", %1 stopped").arg(stoppedCount);
+    summary += QStringLiteral(", %1 s").arg(stats.wallMs / 1000.0, 0, 'f', 1);
     Q_EMIT statusText(summary + QStringLiteral(" — saving…"));
+    // The status bar's "Running: …" is over: the run's own line replaces it.
+    Q_EMIT message(summary, 15000);
 
     // Save at once: a finished run is never only in memory.
     const QString out = m_outPath;

@@ -52,6 +52,11 @@ struct BenchmarkRunner::Lane {
         streams; ///< by (endpoint, slot index); "slots" is a Qt macro
     int active = 0;
     bool done = false;
+    // For the ETA: lanes run side by side (parallel order: one per endpoint), so each has its own
+    // pace, and the run ends with its slowest lane.
+    qint64 startNs = 0; ///< its first request's start
+    int planned = 0; ///< requests planned on it (shrinks when a conversation is abandoned)
+    int finished = 0;
 };
 
 BenchmarkRunner::BenchmarkRunner(QObject* parent)
@@ -256,8 +261,10 @@ void BenchmarkRunner::planRound()
         for (Wave& w : waves) {
             if (!m_usable[std::size_t(w.endpoint)])
                 continue;
-            m_progress.total += int(w.iterations.size())
+            const int requests = int(w.iterations.size())
                 * (w.warmup ? 1 : m_request.suite.tests[std::size_t(w.test)].turnCount());
+            m_progress.total += requests;
+            lane->planned += requests;
             lane->waves.push_back(std::move(w));
         }
         m_lanes.push_back(std::move(lane));
@@ -357,6 +364,8 @@ void BenchmarkRunner::launch(Slot& slot)
         endpoint.timeouts.totalMs = m_request.settings.requestTimeoutMs;
     slot.newRequest = true;
     ++m_progress.inFlight;
+    if (slot.lane->startNs == 0)
+        slot.lane->startNs = monotonicNs();
     emitProgress(&slot);
     slot.client->start(endpoint, slot.conversation->request());
 }
@@ -407,7 +416,10 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
     if (!m_recordsInJournal || !m_journaled.back().written())
         m_result.records.push_back(SharedRecord(shared));
     ++m_progress.done;
-    if (!request.ok())
+    ++slot.lane->finished;
+    if (request.failure.kind == FailureKind::Cancelled)
+        ++m_progress.stopped; // cut short by Stop: not the server's failure
+    else if (!request.ok())
         ++m_progress.failed;
     Q_EMIT recordFinished(std::move(shared));
 
@@ -417,6 +429,7 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
         // Later turns would build on a missing reply: not comparable. Count them as not run.
         const int remaining = conversation.turnCount() - conversation.turn();
         m_progress.total -= remaining;
+        slot.lane->planned -= remaining;
         conversation.abandon();
     }
     emitProgress(nullptr);
@@ -430,8 +443,11 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
                 launch(*s);
                 return;
             }
-            if (!s->conversation->done()) // cancelled mid-conversation: its remaining turns never run
-                m_progress.total -= s->conversation->turnCount() - s->conversation->turn() + 1;
+            if (!s->conversation->done()) { // cancelled mid-conversation: its remaining turns never run
+                const int remaining = s->conversation->turnCount() - s->conversation->turn() + 1;
+                m_progress.total -= remaining;
+                s->lane->planned -= remaining;
+            }
             s->busy = false;
             --s->lane->active;
             pump(*s->lane);
@@ -450,11 +466,34 @@ void BenchmarkRunner::emitProgress(const Slot* started)
         m_progress.iteration = started->iteration;
         m_progress.warmup = started->warmup;
     }
-    if (m_progress.done > 0 && m_progress.total > m_progress.done)
-        m_progress.etaMs = m_progress.elapsedMs / m_progress.done * (m_progress.total - m_progress.done);
-    else
-        m_progress.etaMs.reset();
+    m_progress.etaMs = etaMs();
     Q_EMIT progress(m_progress);
+}
+
+std::optional<double> BenchmarkRunner::etaMs() const
+{
+    // Each lane at its own measured pace (time since its first request per finished request,
+    // which counts its concurrency); the run ends with the slowest. A lane that has finished
+    // nothing yet is taken at the slowest pace measured. Pooling the lanes would promise the
+    // fast endpoint's pace for the slow one's requests.
+    const qint64 now = monotonicNs();
+    double slowestPace = 0;
+    for (const auto& lane : m_lanes)
+        if (lane->finished > 0 && lane->startNs > 0)
+            slowestPace = std::max(slowestPace, msBetween(lane->startNs, now) / lane->finished);
+    if (slowestPace <= 0)
+        return std::nullopt;
+    double eta = 0;
+    for (const auto& lane : m_lanes) {
+        const int left = lane->planned - lane->finished;
+        if (left <= 0)
+            continue;
+        const double pace = lane->finished > 0 && lane->startNs > 0
+            ? msBetween(lane->startNs, now) / lane->finished
+            : slowestPace;
+        eta = std::max(eta, pace * left);
+    }
+    return eta > 0 ? std::optional<double>(eta) : std::nullopt;
 }
 
 void BenchmarkRunner::flushLive()

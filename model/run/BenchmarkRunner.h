@@ -58,7 +58,8 @@ struct RunRequest {
 struct RunProgress {
     int done = 0; ///< requests finished (ok or failed)
     int total = 0; ///< requests planned (shrinks when a conversation is abandoned)
-    int failed = 0;
+    int failed = 0; ///< failed on the server's or the network's side
+    int stopped = 0; ///< cut short by Stop (FailureKind::Cancelled): not failures
     int inFlight = 0;
     int endpoint = -1; ///< of the request started last
     QString endpointLabel;
@@ -67,6 +68,8 @@ struct RunProgress {
     int iteration = 0;
     bool warmup = false;
     double elapsedMs = 0;
+    /// Time left: each lane (parallel order: each endpoint) at its own measured pace, the
+    /// slowest deciding; unset until a request has finished.
     std::optional<double> etaMs;
 };
 
@@ -154,6 +157,7 @@ private:
     void launch(Slot& slot);
     void onRequestFinished(Slot& slot, const RequestRecord& record);
     void emitProgress(const Slot* startedSlot);
+    std::optional<double> etaMs() const;
     void flushLive();
     void finishRun();
     bool pauseForRound();

@@ -275,6 +275,58 @@ TEST(Runner, CancelKeepsEveryCompletedRecord)
     EXPECT_LT(o.result->records.size(), 20u);
     EXPECT_EQ(o.result->records.size(), o.records.size());
     EXPECT_EQ(journalLines(request.journalPath), qsizetype(1 + o.result->records.size()));
+    // A request Stop cut short is "stopped", never "failed": the server did nothing wrong.
+    const auto cut = std::count_if(o.result->records.begin(), o.result->records.end(),
+        [](const RunRecord& r) { return r.request.failure.kind == FailureKind::Cancelled; });
+    EXPECT_EQ(o.lastProgress.stopped, int(cut));
+    EXPECT_EQ(o.lastProgress.failed, 0);
+}
+
+// Parallel lanes at different paces: once the fast endpoint is done, the time left is the slow
+// one's requests at the slow one's pace — not every request at the average pace, which promised
+// a third of the time actually left.
+TEST(Runner, TheEtaFollowsTheSlowestLane)
+{
+    Served fast(echoServer(emu::Dialect::Vllm, 2, 4000));
+    Served slow(echoServer(emu::Dialect::LlamaServer, 80, 400));
+    RunRequest request;
+    request.suite = smallSuite(0, 4);
+    request.settings.order = RunOrder::Parallel;
+    request.endpoints
+        = {runEndpoint(fast, QStringLiteral("fast")), runEndpoint(slow, QStringLiteral("slow"))};
+    RunController controller;
+    int done[2] = {0, 0};
+    struct Seen {
+        int fastDone, slowDone, total;
+        std::optional<double> eta;
+    };
+    std::vector<Seen> seen;
+    bool ended = false;
+    QObject::connect(
+        &controller, &RunController::recordFinished, [&](const SharedRecord& r) { ++done[r->endpoint]; });
+    QObject::connect(&controller, &RunController::progress, [&](const RunProgress& p) {
+        seen.push_back({done[0], done[1], p.total, p.etaMs});
+    });
+    QObject::connect(&controller, &RunController::finished, [&](auto&&...) { ended = true; });
+    QObject::connect(&controller, &RunController::failed, [&](const QString&) { ended = true; });
+    controller.start(std::move(request));
+    const qint64 until = monotonicNs() + qint64(90e9);
+    while (!ended && monotonicNs() < until)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    ASSERT_TRUE(ended);
+    ASSERT_GT(done[1], 6);
+    const int perEndpoint = done[1];
+    int checked = 0;
+    for (const Seen& s : seen) {
+        const int slowLeft = perEndpoint - s.slowDone;
+        if (s.fastDone < perEndpoint || slowLeft < 3 || s.slowDone < 2)
+            continue;
+        ASSERT_TRUE(s.eta);
+        // The slow server takes ~85 ms a request: at least half that for each one left.
+        EXPECT_GE(*s.eta, 42.0 * slowLeft) << s.slowDone << " of " << perEndpoint << " done on the slow lane";
+        ++checked;
+    }
+    EXPECT_GT(checked, 0) << "the fast lane never finished first";
 }
 
 TEST(Runner, AFailedTurnEndsItsConversation)

@@ -513,6 +513,8 @@ void RunPanel::setProgress(const RunProgress& p)
         parts << place;
     if (p.failed > 0)
         parts << QStringLiteral("%1 failed").arg(p.failed);
+    if (p.stopped > 0)
+        parts << QStringLiteral("%1 stopped").arg(p.stopped);
     if (p.etaMs)
         parts << QStringLiteral("ETA ") + formatEta(*p.etaMs);
     m_progressText = parts.join(QStringLiteral(" · "));
