@@ -264,6 +264,15 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
         standalone->resize(size);
         standalone->show();
         QApplication::processEvents();
+        // Wrapped text (the warnings) is never cut off: a view whose height follows its width
+        // gets all the height it needs at this width, and the note below says so.
+        if (standalone->hasHeightForWidth() && !p.isSet(QStringLiteral("size"))) {
+            const int needed = standalone->heightForWidth(size.width());
+            if (needed > size.height()) {
+                standalone->resize(size.width(), needed);
+                QApplication::processEvents();
+            }
+        }
         image = renderWidget(standalone.get(), scale);
     } else if (view->name == u"window") {
         app.setPalette(themePalette(*theme));

@@ -61,7 +61,9 @@ private Q_SLOTS:
             QVERIFY2(r.code == 0, qPrintable(v.name + QStringLiteral(": ") + r.err));
             QVERIFY2(!r.err.contains(QStringLiteral("propagateSizeHints")), qPrintable(r.err));
             const QImage image(out);
-            QCOMPARE(image.size(), v.size * scale);
+            // The view's size, or taller where wrapped text needs it (never cut off).
+            QCOMPARE(image.width(), v.size.width() * scale);
+            QVERIFY2(image.height() >= v.size.height() * scale, qPrintable(v.name));
             // Not a blank canvas: a real picture has many colours.
             QVERIFY2(test::distinctColours(image, 7) > 8, qPrintable(v.name));
         }
