@@ -18,12 +18,15 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTest>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 using namespace qs;
 
@@ -532,6 +535,43 @@ private Q_SLOTS:
         banner.setExpanded(false);
         QVERIFY(evidenceLabel()->isHidden());
         QCOMPARE(toggle->text(), QStringLiteral("Show details"));
+    }
+
+    void bannerNeverCutsALine()
+    {
+        // In a window as the dashboard holds it: above a tab that wants every pixel. Expanded,
+        // each label gets the height its wrapped text needs (the rows scroll instead); it used to
+        // be squeezed, cutting "What to do" mid-line.
+        QWidget window;
+        auto* layout = new QVBoxLayout(&window);
+        auto* banner = new GuardrailBanner;
+        auto* below = new QWidget;
+        below->setMinimumHeight(300);
+        below->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+        layout->addWidget(banner);
+        layout->addWidget(below, 1);
+        window.resize(1000, 700);
+        banner->setData(fixture());
+        banner->setExpanded(true);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QApplication::processEvents();
+        int labels = 0;
+        for (QLabel* l : banner->findChildren<QLabel*>()) {
+            if (!l->isVisible() || !l->wordWrap() || l->text().isEmpty())
+                continue;
+            ++labels;
+            QVERIFY2(l->height() >= l->heightForWidth(l->width()),
+                qPrintable(QStringLiteral("%1: %2 px high, needs %3")
+                               .arg(l->text().left(40))
+                               .arg(l->height())
+                               .arg(l->heightForWidth(l->width()))));
+        }
+        QVERIFY(labels > 10);
+        // At most two fifths of the window; the rest of the rows scroll.
+        QVERIFY2(banner->height() <= 700 * 2 / 5 + 80, qPrintable(QString::number(banner->height())));
+        auto* rows = banner->findChild<QScrollArea*>(QStringLiteral("guardrailRows"));
+        QVERIFY(rows && rows->verticalScrollBar()->maximum() > 0);
     }
 
     void bannerHiddenWhenEmpty()

@@ -6,8 +6,11 @@
 #include <QFrame>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
+#include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace qs {
 
@@ -24,6 +27,35 @@ bool sameGuardrails(const std::vector<Guardrail>& a, const std::vector<Guardrail
     return true;
 }
 
+/// The rows' scroll area: as tall as the rows need at its width (their text wraps), up to two
+/// fifths of the window — no cap when the banner is a window of its own (a screenshot).
+class RowsArea : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize sizeHint() const override
+    {
+        const QWidget* rows = widget();
+        if (!rows)
+            return QScrollArea::sizeHint();
+        const int width = std::max(1, viewport()->width());
+        int height = rows->hasHeightForWidth() ? rows->heightForWidth(width) : rows->sizeHint().height();
+        const QWidget* top = window();
+        if (top && top != parentWidget())
+            height = std::min(height, std::max(120, top->height() * 2 / 5));
+        return {QScrollArea::sizeHint().width(), height + 2 * frameWidth()};
+    }
+    QSize minimumSizeHint() const override { return {100, std::min(sizeHint().height(), 80)}; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        const bool widthChanged = event->size().width() != event->oldSize().width();
+        QScrollArea::resizeEvent(event);
+        if (widthChanged)
+            updateGeometry(); // the wrapped rows' height follows the width
+    }
+};
+
 QString plural(int n, const char* one, const char* many)
 {
     return QString::number(n) + QLatin1Char(' ') + QString::fromLatin1(n == 1 ? one : many);
@@ -36,6 +68,8 @@ GuardrailBanner::GuardrailBanner(QWidget* parent)
     , m_headline(new QLabel(this))
     , m_toggle(new QToolButton(this))
     , m_rows(new QVBoxLayout)
+    , m_rowsHost(new QWidget)
+    , m_area(new RowsArea(this))
 {
     m_headline->setObjectName(QStringLiteral("guardrailHeadline"));
     m_headline->setWordWrap(true);
@@ -51,11 +85,20 @@ GuardrailBanner::GuardrailBanner(QWidget* parent)
     bar->addWidget(m_headline, 1);
     bar->addWidget(m_toggle);
     m_rows->setSpacing(4);
+    m_rows->setContentsMargins(0, 0, 0, 0);
+    m_rowsHost->setLayout(m_rows);
+    m_area->setObjectName(QStringLiteral("guardrailRows"));
+    m_area->setFrameShape(QFrame::NoFrame);
+    m_area->setWidgetResizable(true);
+    m_area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_area->setWidget(m_rowsHost);
+    m_area->viewport()->setAutoFillBackground(false); // the banner's own background shows
+    m_area->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 8);
     layout->setSpacing(4);
     layout->addLayout(bar);
-    layout->addLayout(m_rows);
+    layout->addWidget(m_area);
     setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     setTheme(Theme::Light);
     setVisible(false);
@@ -106,6 +149,7 @@ void GuardrailBanner::setExpanded(bool expanded)
         m_more->setText(QStringLiteral("… and %1 more (Show details)").arg(hidden));
         m_more->setVisible(hidden > 0);
     }
+    m_area->updateGeometry();
 }
 
 void GuardrailBanner::rebuild()
@@ -155,7 +199,7 @@ void GuardrailBanner::rebuild()
             severity = QStringLiteral("WARNING");
         }
 
-        auto* row = new QFrame(this);
+        auto* row = new QFrame(m_rowsHost);
         row->setObjectName(QStringLiteral("guardrailRow"));
         row->setProperty("guardrailId", g.id);
         // A style sheet stops the palette from reaching the labels: they get the text colour here.
@@ -202,7 +246,7 @@ void GuardrailBanner::rebuild()
         m_rows->addWidget(row);
         m_rowWidgets << row;
     }
-    m_more = new QLabel(this);
+    m_more = new QLabel(m_rowsHost);
     m_more->setObjectName(QStringLiteral("guardrailMore"));
     m_more->setForegroundRole(QPalette::PlaceholderText);
     m_more->setContentsMargins(14, 0, 0, 2);

@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+class QScrollArea;
 class QVBoxLayout;
 class QToolButton;
 class QLabel;
@@ -15,7 +16,9 @@ namespace qs {
 /// Methodology warnings (Evaluation::guardrails) in a banner above the dashboard: a coloured
 /// line per warning (critical, warning, info), its title in words a reader understands, and —
 /// expanded on click — the evidence and the advice. Hidden when there is nothing to say. The
-/// headline counts them: "2 critical, 1 warning: this comparison may mislead".
+/// headline counts them: "2 critical, 1 warning: this comparison may mislead". Every line is
+/// wrapped, never cut: in a window the rows take at most two fifths of its height and scroll
+/// beyond it; alone (a screenshot) the banner is as tall as its text (heightForWidth).
 class GuardrailBanner : public QWidget, public DashboardView {
     Q_OBJECT
 public:
@@ -36,6 +39,8 @@ private:
     QLabel* m_headline;
     QToolButton* m_toggle;
     QVBoxLayout* m_rows;
+    QWidget* m_rowsHost; ///< holds the rows, inside m_area
+    QScrollArea* m_area;
     QList<QWidget*> m_details; ///< evidence and advice labels, shown when expanded
     QList<QWidget*> m_rowWidgets; ///< one per warning; collapsed, only the first few are shown
     QLabel* m_more = nullptr; ///< "and 3 more…" when collapsed
