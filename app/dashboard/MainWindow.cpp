@@ -589,7 +589,7 @@ void MainWindow::exportScreenshot()
         return;
     }
     const QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save screenshot"),
-        QDir::home().filePath(QStringLiteral("quantscope-%1.png").arg(req.view)),
+        exportPathBeside(currentFile(), req.view + QStringLiteral(".png")),
         QStringLiteral("PNG image (*.png)"));
     if (path.isEmpty())
         return;

@@ -21,6 +21,14 @@
 
 namespace qs::app {
 
+QString exportPathBeside(const QString& resultsFile, const QString& fileName)
+{
+    const QFileInfo results(resultsFile);
+    if (resultsFile.isEmpty() || !results.dir().exists())
+        return QDir::home().filePath(QStringLiteral("quantscope-") + fileName);
+    return results.dir().filePath(results.completeBaseName() + u'-' + fileName);
+}
+
 ReportDialog::ReportDialog(const DashboardData& dashboard, QWidget* parent)
     : QDialog(parent)
     , m_data(dashboard)
@@ -146,9 +154,11 @@ void ReportDialog::regenerate()
             QStringLiteral("The profile's criteria could not be judged: ") + QString::fromUtf8(e.what()));
     }
     const int scroll = m_preview->verticalScrollBar()->value();
+    const bool first = m_preview->document()->isEmpty();
     m_preview->document()->clear();
     loadReportDocument(*m_preview->document(), input(), m_charts);
-    m_preview->verticalScrollBar()->setValue(scroll);
+    // The first preview opens at its top (the verdict); a reload keeps the reader's place.
+    m_preview->verticalScrollBar()->setValue(first ? 0 : scroll);
     m_buttons->button(QDialogButtonBox::Save)->setEnabled(m_profileLoaded);
 }
 
@@ -177,8 +187,11 @@ void ReportDialog::save()
     const QString filter = f == ReportFormat::Pdf ? QStringLiteral("PDF (*.pdf)")
         : f == ReportFormat::Html                 ? QStringLiteral("HTML (*.html *.htm)")
                                                   : QStringLiteral("Markdown (*.md)");
+    // Beside the results it reports on, not the home folder.
     QString path = QFileDialog::getSaveFileName(this, QStringLiteral("Save report"),
-        QDir::home().filePath(QStringLiteral("quantscope-report.") + suffix), filter);
+        exportPathBeside(m_data.sources.size() == 1 ? m_data.sources.front() : QString(),
+            QStringLiteral("report.") + suffix),
+        filter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())

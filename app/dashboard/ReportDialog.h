@@ -16,6 +16,11 @@ class QTextBrowser;
 
 namespace qs::app {
 
+/// Where an export (a report, a screenshot) is offered to go: `fileName` beside the results file
+/// it shows, named after it ("run-20261129.json" → "run-20261129-report.pdf"), else in the home
+/// folder. `fileName` is the part after the results file's base name.
+QString exportPathBeside(const QString& resultsFile, const QString& fileName);
+
 /// Export Report: pick a decision profile and a format, read the document in a preview, save it.
 /// The preview is the same rich text the PDF is printed from; its links never open (the text
 /// quotes model output, escaped — nothing in it is followed or run).

@@ -52,12 +52,23 @@ QString guardrailChange(const Guardrail& g)
     return g.title + QStringLiteral(": ") + g.advice;
 }
 
+/// The titles of the criteria with `outcome`, three at most and "and N more": a headline is read
+/// in one breath; the criteria themselves list every one.
 QString titles(const std::vector<CriterionResult>& results, Outcome outcome)
 {
+    constexpr int Shown = 3;
     QStringList t;
-    for (const CriterionResult& r : results)
-        if (r.outcome == outcome)
+    int more = 0;
+    for (const CriterionResult& r : results) {
+        if (r.outcome != outcome)
+            continue;
+        if (t.size() < Shown)
             t << r.criterion.title;
+        else
+            ++more;
+    }
+    if (more > 0)
+        t << QStringLiteral("and %1 more").arg(more);
     return t.join(QStringLiteral(", "));
 }
 
