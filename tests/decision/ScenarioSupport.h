@@ -91,7 +91,8 @@ inline void expectScenario(const QString& name, const Judgement& j)
         "; not measured: Peak memory within 110 GB, Energy per token not worse than the baseline, Judged: ")))
         << r.headline.toStdString();
     // A headline names three at most; the criteria list every one.
-    EXPECT_TRUE(r.headline.endsWith(QStringLiteral("Judged: answers what was asked (median ≥ 4), and 6 more")))
+    EXPECT_TRUE(
+        r.headline.endsWith(QStringLiteral("Judged: answers what was asked (median ≥ 4), and 6 more")))
         << r.headline.toStdString();
     // One sentence for both fidelity criteria: the fidelity suite did not run.
     EXPECT_TRUE(anyContains(r.whatWouldChange,

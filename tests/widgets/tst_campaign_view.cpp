@@ -107,8 +107,8 @@ private slots:
         QCOMPARE(t->item(0, 3)->text(), decisionTitle(Recommendation::Decision::KeepBaseline));
         QCOMPARE(t->item(2, 3)->background().color(),
             decisionColors(Recommendation::Decision::Switch, Theme::Light).background);
-        QVERIFY2(t->item(0, 4)->text().startsWith(QStringLiteral("✗ 9 of 32")),
-            qPrintable(t->item(0, 4)->text()));
+        QVERIFY2(
+            t->item(0, 4)->text().startsWith(QStringLiteral("✗ 9 of 32")), qPrintable(t->item(0, 4)->text()));
         QVERIFY2(t->item(2, 5)->text().contains(QStringLiteral("0.50 [0.45–0.55]")),
             qPrintable(t->item(2, 5)->text()));
         QCOMPARE(t->item(2, 6)->text(), QStringLiteral("quantization"));
