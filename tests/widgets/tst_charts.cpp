@@ -184,6 +184,12 @@ private Q_SLOTS:
         chart.setData(editedFixture([](RunRecord& r) { return r.test != u"multi-turn-5"; }));
         QVERIFY(chart.chart()->series().isEmpty());
         QVERIFY(chart.subtitle().contains(u"No multi-turn test in this run"));
+        // Live, with the conversation still to come in the suite: not "no multi-turn test".
+        DashboardData live = editedFixture([](RunRecord& r) { return r.test != u"multi-turn-5"; });
+        live.live = true;
+        chart.setData(live);
+        QVERIFY2(chart.subtitle().contains(u"The multi-turn test has not answered yet"),
+            qPrintable(chart.subtitle()));
 
         chart.setData(test::fixtureData());
         QCOMPARE(chart.chart()->series().size(), 4);

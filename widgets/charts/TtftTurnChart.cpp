@@ -109,8 +109,18 @@ void TtftTurnChart::rebuild()
     }
     if (tests.isEmpty()) {
         m_testBox->hide();
-        showMessage(QStringLiteral("No multi-turn test in this run: TTFT per turn needs a test whose "
-                                   "prompts form a conversation."));
+        // A live run whose suite holds a conversation has simply not reached it yet.
+        bool coming = false;
+        if (m_data.live && m_data.result->suite.is_object())
+            for (const auto& t : m_data.result->suite.value("tests", nlohmann::json::array()))
+                coming = coming
+                    || (t.is_object() && t.contains("turns") && t["turns"].is_array()
+                        && t["turns"].size() > 1);
+        showMessage(coming
+                ? QStringLiteral("The multi-turn test has not answered yet: its TTFT per turn appears "
+                                 "here once its first conversations are measured.")
+                : QStringLiteral("No multi-turn test in this run: TTFT per turn needs a test whose "
+                                 "prompts form a conversation."));
         return;
     }
     setChoices(m_testBox, tests);
