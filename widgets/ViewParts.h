@@ -5,6 +5,8 @@
 
 #include <QString>
 
+class QColor;
+class QIcon;
 class QLabel;
 class QTableWidget;
 class QTableWidgetItem;
@@ -19,5 +21,11 @@ QLabel* plainLabel(QWidget* parent, const QString& objectName);
 /// The item at (row, column) of a read-only table, created (enabled, selectable, not editable)
 /// when missing, so a live refresh fills the table in place and keeps the reader's selection.
 QTableWidgetItem* tableCell(QTableWidget* table, int row, int column);
+
+/// The Run and Stop actions' icons, drawn in `color` (a theme's pass and critical accents): the
+/// style's own media icons are black, invisible on the dark theme's toolbar. Qt greys them when
+/// the action is disabled.
+QIcon playIcon(const QColor& color);
+QIcon stopIcon(const QColor& color);
 
 } // namespace qs

@@ -15,6 +15,7 @@
 #include "tests/support/SimulatedProfiles.h"
 #include "widgets/DashboardView.h"
 #include "widgets/ScreenshotRenderer.h"
+#include "widgets/ViewParts.h"
 #include "widgets/campaign/CampaignView.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/ServerCharts.h"
@@ -222,6 +223,9 @@ void MainWindow::setTheme(Theme theme)
     for (DashboardView* v : m_views)
         v->setTheme(theme);
     m_campaignView->setTheme(theme);
+    // Drawn in the theme's colours: the style's media icons are black on the dark toolbar.
+    m_runAction->setIcon(playIcon(themeColors(theme).pass));
+    m_stopAction->setIcon(stopIcon(themeColors(theme).criticalAccent));
     m_lightAction->setChecked(theme == Theme::Light);
     m_darkAction->setChecked(theme == Theme::Dark);
 }

@@ -2,6 +2,7 @@
 // The window's layout: the views (charts, tables, panels in docks) and the menus and toolbar.
 #include "app/dashboard/MainWindow.h"
 #include "widgets/ResponsiveGrid.h"
+#include "widgets/ViewParts.h"
 #include "widgets/campaign/CampaignView.h"
 #include "widgets/charts/LatencyLengthChart.h"
 #include "widgets/charts/LiveThroughputChart.h"
@@ -166,11 +167,11 @@ void MainWindow::buildActions()
 
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
     m_runAction = run->addAction(
-        st->standardIcon(QStyle::SP_MediaPlay), QStringLiteral("&Run"), this, &MainWindow::startRun);
+        playIcon(themeColors(Theme::Light).pass), QStringLiteral("&Run"), this, &MainWindow::startRun);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runAction->setToolTip(QStringLiteral("Run the suite against the endpoints (Ctrl+R)"));
-    m_stopAction = run->addAction(
-        st->standardIcon(QStyle::SP_MediaStop), QStringLiteral("&Stop"), this, &MainWindow::stopRun);
+    m_stopAction = run->addAction(stopIcon(themeColors(Theme::Light).criticalAccent), QStringLiteral("&Stop"),
+        this, &MainWindow::stopRun);
     m_stopAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
     m_stopAction->setToolTip(QStringLiteral("Stop the run; every finished request is kept (Ctrl+.)"));
     run->addSeparator();

@@ -3,17 +3,42 @@
 #include "WidgetTestSupport.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/Theme.h"
+#include "widgets/ViewParts.h"
 
+#include <QIcon>
 #include <QImage>
 #include <QLabel>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 
 using namespace qs;
 
 class TestWidgetsCore : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void runAndStopIconsShowOnBothThemes()
+    {
+        // The style's media icons were black: invisible on the dark toolbar. Drawn in the theme's
+        // accents, each icon's strongest pixel stands out from the window behind it.
+        const auto luminance
+            = [](const QColor& c) { return 0.2126 * c.redF() + 0.7152 * c.greenF() + 0.0722 * c.blueF(); };
+        for (Theme theme : {Theme::Light, Theme::Dark}) {
+            const ThemeColors& c = themeColors(theme);
+            for (const QIcon& icon : {playIcon(c.pass), stopIcon(c.criticalAccent)}) {
+                const QImage image = icon.pixmap(16, 16).toImage();
+                QColor ink;
+                for (int y = 0; y < image.height(); ++y)
+                    for (int x = 0; x < image.width(); ++x)
+                        if (image.pixelColor(x, y).alpha() == 255)
+                            ink = image.pixelColor(x, y);
+                QVERIFY2(ink.isValid(), "the icon draws something opaque");
+                QVERIFY2(std::abs(luminance(ink) - luminance(c.window)) > 0.2,
+                    qPrintable(QStringLiteral("%1 on %2").arg(ink.name(), c.window.name())));
+            }
+        }
+    }
+
     void fixtureIsEvaluated()
     {
         const DashboardData d = test::fixtureData();
