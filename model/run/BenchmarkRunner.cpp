@@ -55,6 +55,7 @@ struct BenchmarkRunner::Lane {
     // For the ETA: lanes run side by side (parallel order: one per endpoint), so each has its own
     // pace, and the run ends with its slowest lane.
     qint64 startNs = 0; ///< its first request's start
+    qint64 lastNs = 0; ///< its latest request's end
     int planned = 0; ///< requests planned on it (shrinks when a conversation is abandoned)
     int finished = 0;
 };
@@ -417,6 +418,7 @@ void BenchmarkRunner::onRequestFinished(Slot& slot, const RequestRecord& request
         m_result.records.push_back(SharedRecord(shared));
     ++m_progress.done;
     ++slot.lane->finished;
+    slot.lane->lastNs = monotonicNs();
     if (request.failure.kind == FailureKind::Cancelled)
         ++m_progress.stopped; // cut short by Stop: not the server's failure
     else if (!request.ok())
@@ -476,11 +478,17 @@ std::optional<double> BenchmarkRunner::etaMs() const
     // which counts its concurrency); the run ends with the slowest. A lane that has finished
     // nothing yet is taken at the slowest pace measured. Pooling the lanes would promise the
     // fast endpoint's pace for the slow one's requests.
+    // A lane still working is timed up to now (its request in flight counts); one that is done,
+    // up to its last request, so its pace does not slow as the others go on.
     const qint64 now = monotonicNs();
+    const auto paceOf = [now](const Lane& lane) {
+        const bool working = lane.planned > lane.finished;
+        return msBetween(lane.startNs, working ? now : lane.lastNs) / lane.finished;
+    };
     double slowestPace = 0;
     for (const auto& lane : m_lanes)
         if (lane->finished > 0 && lane->startNs > 0)
-            slowestPace = std::max(slowestPace, msBetween(lane->startNs, now) / lane->finished);
+            slowestPace = std::max(slowestPace, paceOf(*lane));
     if (slowestPace <= 0)
         return std::nullopt;
     double eta = 0;
@@ -488,9 +496,7 @@ std::optional<double> BenchmarkRunner::etaMs() const
         const int left = lane->planned - lane->finished;
         if (left <= 0)
             continue;
-        const double pace = lane->finished > 0 && lane->startNs > 0
-            ? msBetween(lane->startNs, now) / lane->finished
-            : slowestPace;
+        const double pace = lane->finished > 0 && lane->startNs > 0 ? paceOf(*lane) : slowestPace;
         eta = std::max(eta, pace * left);
     }
     return eta > 0 ? std::optional<double>(eta) : std::nullopt;
