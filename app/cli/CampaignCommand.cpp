@@ -18,19 +18,6 @@ namespace qs::app {
 
 namespace {
 
-QString decisionWords(Recommendation::Decision d)
-{
-    switch (d) {
-    case Recommendation::Decision::Switch:
-        return QStringLiteral("switch");
-    case Recommendation::Decision::KeepBaseline:
-        return QStringLiteral("keep");
-    case Recommendation::Decision::Inconclusive:
-        break;
-    }
-    return QStringLiteral("inconclusive");
-}
-
 void printText(QTextStream& out, const Campaign& c)
 {
     out << campaignTitle(c) << ", profile " << c.profileId << '\n';
@@ -38,7 +25,7 @@ void printText(QTextStream& out, const Campaign& c)
         const CampaignAttempt& a = c.attempts[i];
         out << '\n'
             << i + 1 << ". " << a.startedAt.toUTC().toString(QStringLiteral("yyyy-MM-dd HH:mm")) << "  "
-            << attemptName(c, int(i)) << "  → " << decisionWords(a.recommendation.decision);
+            << attemptName(c, int(i)) << "  → " << decisionId(a.recommendation.decision);
         if (c.bestSoFar[i] >= 0)
             out << "  (best so far: #" << c.bestSoFar[i] + 1 << ')';
         out << '\n';

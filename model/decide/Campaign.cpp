@@ -324,18 +324,8 @@ json toJson(const Campaign& campaign)
     for (std::size_t i = 0; i < campaign.attempts.size(); ++i) {
         const CampaignAttempt& a = campaign.attempts[i];
         json criteria = json::array();
-        for (const CriterionResult& c : a.recommendation.criteria) {
-            json row = {{"id", c.criterion.id.toStdString()}, {"title", c.criterion.title.toStdString()},
-                {"outcome", outcomeId(c.outcome).toStdString()}, {"measured", c.measured.toStdString()},
-                {"required", c.required.toStdString()}};
-            if (c.estimate)
-                row["estimate"] = *c.estimate;
-            if (c.interval)
-                row["interval"] = intervalJson(c.interval);
-            if (c.prompts > 0)
-                row["prompts"] = c.prompts;
-            criteria.push_back(std::move(row));
-        }
+        for (const CriterionResult& c : a.recommendation.criteria)
+            criteria.push_back(toJson(c)); // as `summary --json --profile` writes each criterion
         json changes = json::array();
         for (const CampaignChange& c : a.changes)
             changes.push_back({{"field", c.field.toStdString()}, {"from", c.from.toStdString()},
