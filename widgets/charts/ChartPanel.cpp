@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/charts/ChartPanel.h"
 
+#include "widgets/charts/ChartExplorer.h"
+#include "widgets/charts/ChartOverlay.h"
 #include "widgets/charts/NiceScale.h"
 
 #include <QAbstractAxis>
@@ -13,12 +15,34 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QSignalBlocker>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <QXYSeries>
 #include <algorithm>
 
 namespace qs {
+
+namespace {
+
+/// A definition as rich text, so that Qt wraps the tooltip (plain text shows as one line as
+/// wide as its longest paragraph: ~1,000 px for a formula and its sources). A table of fixed
+/// width holds it to a column that reads.
+QString definitionHtml(const QString& text)
+{
+    QStringList paragraphs;
+    for (const QString& p : text.split(QStringLiteral("\n\n")))
+        paragraphs << p.toHtmlEscaped().replace(u'\n', QStringLiteral("<br>"));
+    return QStringLiteral("<table width=\"380\"><tr><td><p>") + paragraphs.join(QStringLiteral("</p><p>"))
+        + QStringLiteral("</p></td></tr></table>");
+}
+
+} // namespace
+
+QString ChartPanel::gestureHint()
+{
+    return QStringLiteral("wheel: zoom · drag: pan · double-click or Esc: reset");
+}
 
 ChartPanel::ChartPanel(QWidget* parent)
     : QWidget(parent)
@@ -27,6 +51,10 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_controls(new QHBoxLayout)
     , m_title(new QLabel)
     , m_controlsBox(new QWidget)
+    , m_info(new QLabel(QStringLiteral("ⓘ")))
+    , m_resetZoom(new QToolButton)
+    , m_explorer(new ChartExplorer(m_view, this))
+    , m_overlay(new ChartOverlay(m_view->chart()))
 {
     setAutoFillBackground(true);
 
@@ -44,9 +72,38 @@ ChartPanel::ChartPanel(QWidget* parent)
     m_controls->setSpacing(6);
     m_controlsBox->setLayout(m_controls);
 
+    // The definition behind a marker beside the title: on demand, never over the data.
+    m_info->setObjectName(QStringLiteral("definitionMarker"));
+    m_info->setTextFormat(Qt::PlainText);
+    m_info->setCursor(Qt::WhatsThisCursor);
+    m_info->hide();
+    QFont infoFont = m_info->font();
+    infoFont.setPointSizeF(infoFont.pointSizeF() * 1.1);
+    m_info->setFont(infoFont);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->setSpacing(6);
+    titleRow->addWidget(m_title);
+    titleRow->addWidget(m_info);
+    titleRow->addStretch(1);
+
+    m_resetZoom->setObjectName(QStringLiteral("resetZoom"));
+    m_resetZoom->setText(QStringLiteral("Reset zoom"));
+    m_resetZoom->setToolTip(QStringLiteral("Back to the full view (double-click the plot or press Esc). ")
+        + gestureHint().replace(QStringLiteral(" · "), QStringLiteral("; ")));
+    m_resetZoom->hide();
+    m_controls->addWidget(m_resetZoom);
+    connect(m_resetZoom, &QToolButton::clicked, this, [this] { resetZoom(); });
+
+    connect(m_explorer, &ChartExplorer::pointerMoved, this, &ChartPanel::pointerMoved);
+    connect(m_explorer, &ChartExplorer::pointerLeft, this, &ChartPanel::pointerLeft);
+    connect(m_explorer, &ChartExplorer::zoomChanged, this, [this] {
+        setZoomedState(m_explorer->zoomed());
+        refreshReadout();
+    });
+
     auto* headings = new QVBoxLayout;
     headings->setSpacing(2);
-    headings->addWidget(m_title);
+    headings->addLayout(titleRow);
     headings->addWidget(m_subtitle);
     auto* header = new QHBoxLayout;
     header->addLayout(headings, 1);
@@ -94,6 +151,7 @@ void ChartPanel::setTheme(Theme theme)
 void ChartPanel::setControlsVisible(bool visible)
 {
     m_controlsBox->setVisible(visible);
+    m_info->setVisible(visible && !m_definition.isEmpty());
 }
 
 void ChartPanel::setTitle(const QString& title)
@@ -108,8 +166,104 @@ void ChartPanel::setSubtitle(const QString& text)
 
 void ChartPanel::setDefinition(const QString& text)
 {
-    setToolTip(text);
-    m_view->setToolTip(text);
+    m_definition = text;
+    const QString html = definitionHtml(text);
+    m_info->setToolTip(html);
+    m_info->setVisible(!text.isEmpty() && m_controlsBox->isVisibleTo(this));
+    // Over the title and subtitle too; the plot eats its tooltip events (ChartExplorer).
+    setToolTip(html);
+}
+
+void ChartPanel::setZoomAxis(QAbstractAxis* axis)
+{
+    m_explorer->setAxis(axis);
+}
+
+QString ChartPanel::readout() const
+{
+    return m_readout.text();
+}
+
+bool ChartPanel::isZoomed() const
+{
+    return m_explorer->zoomed();
+}
+
+void ChartPanel::resetZoom()
+{
+    m_explorer->reset();
+}
+
+void ChartPanel::setZoomedState(bool zoomed)
+{
+    m_resetZoom->setVisible(zoomed);
+}
+
+void ChartPanel::setCrosshair(ChartCrosshair* hub)
+{
+    m_crosshair = hub;
+}
+
+Readout ChartPanel::readoutAt(const QPointF& pos)
+{
+    return xyReadout(chart(), pos, m_readoutFormat);
+}
+
+Readout ChartPanel::readoutAtShared(const QVariant& at)
+{
+    bool ok = false;
+    const double x = at.toDouble(&ok);
+    return ok ? xyReadoutAtX(chart(), x, m_readoutFormat) : Readout {};
+}
+
+void ChartPanel::pointerMoved(const QPointF& pos)
+{
+    m_readout = readoutAt(pos);
+    m_overlay->setHint(
+        m_explorer->zoomable() && chart()->plotArea().contains(pos) ? gestureHint() : QString());
+    m_overlay->show(m_readout, pos);
+    if (m_readout.shared.isValid())
+        shareCrosshair(m_readout.shared);
+    else
+        leaveCrosshair();
+}
+
+void ChartPanel::pointerLeft()
+{
+    m_readout = {};
+    m_overlay->clear();
+    leaveCrosshair();
+}
+
+void ChartPanel::refreshReadout()
+{
+    if (const std::optional<QPointF> at = m_explorer->pointer())
+        pointerMoved(*at);
+}
+
+void ChartPanel::shareCrosshair(const QVariant& at)
+{
+    if (m_crosshair)
+        m_crosshair->move(this, crosshairAxis(), at);
+}
+
+void ChartPanel::leaveCrosshair()
+{
+    if (m_crosshair)
+        m_crosshair->leave(this);
+}
+
+void ChartPanel::showCrosshair(const QVariant& at)
+{
+    m_readout = at.isValid() ? readoutAtShared(at) : Readout {};
+    if (!m_readout.x || chart()->series().isEmpty()) {
+        m_readout = {};
+        m_overlay->clear();
+        return;
+    }
+    // The box hangs from the top of the line, where it hides the least.
+    const double x = chart()->mapToPosition(QPointF(*m_readout.x, 0), chart()->series().constFirst()).x();
+    m_overlay->show(m_readout, QPointF(x, chart()->plotArea().top()));
 }
 
 void ChartPanel::setPlotWidget(QWidget* plot)
@@ -172,8 +326,10 @@ void ChartPanel::applyTheme()
     QPalette muted = p;
     muted.setColor(QPalette::WindowText, c.mutedText);
     m_subtitle->setPalette(muted);
+    m_info->setPalette(muted);
     m_view->setBackgroundBrush(c.base);
     applyChartTheme(chart(), m_theme);
+    m_overlay->setTheme(m_theme);
 }
 
 void ChartPanel::setUpTtftVariantPicker(QComboBox* box)

@@ -3,6 +3,7 @@
 
 #include "model/core/TestNumbering.h"
 #include "model/evaluate/TurnScaling.h"
+#include "widgets/charts/NiceScale.h"
 
 #include <QChart>
 #include <QComboBox>
@@ -64,6 +65,8 @@ LatencyLengthChart::LatencyLengthChart(QWidget* parent)
     m_y->setLabelFormat(QStringLiteral("%.0f"));
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
+    setZoomAxis(m_x);
+    setReadoutFormat({QStringLiteral("%1 tokens"), QStringLiteral("%1 ms")});
 
     m_testBox->setObjectName(QStringLiteral("testPicker"));
     m_testBox->setToolTip(QStringLiteral("All tests, or one test only"));
@@ -72,6 +75,7 @@ LatencyLengthChart::LatencyLengthChart(QWidget* parent)
     controls()->addWidget(m_testBox);
     connect(m_testBox, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(chart(), &QChart::plotAreaChanged, this, [this] { placeMarkerLabels(); });
+    connect(m_x, &QValueAxis::rangeChanged, this, [this] { placeMarkerLabels(); }); // zoom, pan
     rebuild();
 }
 
@@ -182,7 +186,8 @@ void LatencyLengthChart::rebuild()
     showPlot();
     setNiceRange(m_x, xMax);
     setNiceRange(m_y, maxMs * 1.05);
-    const double xEnd = m_x->max();
+    // The axis's own end, not m_x->max(): while the user is zoomed in, that is their range.
+    const double xEnd = niceScale(xMax).top;
     const double yEnd = m_y->max();
 
     const auto add = [&](QXYSeries* series, int endpoint, const char* role, bool inLegend) {
@@ -197,6 +202,7 @@ void LatencyLengthChart::rebuild()
                                   .arg(model->decodeTps, 0, 'f', 1)
                             : endpointTitle(run, e));
         dots->replace(points[std::size_t(e)]);
+        dots->setProperty(readoutNameProperty, endpointTitle(run, e));
         add(dots, e, "requests", true);
     }
     for (int e = 0; e < endpoints; ++e) {
@@ -206,12 +212,14 @@ void LatencyLengthChart::rebuild()
         auto* line = new QLineSeries;
         line->setName(endpointTitle(run, e) + QStringLiteral(" model"));
         line->replace(QList<QPointF> {QPointF(0, model->ttftMs), QPointF(xEnd, model->predictMs(xEnd))});
+        line->setProperty(readoutRoleProperty, QStringLiteral("curve"));
         add(line, e, "model", false);
     }
     for (const auto& [candidate, n] : markers) {
         auto* line = new QLineSeries;
         line->setName(QStringLiteral("N*"));
         line->replace(QList<QPointF> {QPointF(n, 0), QPointF(n, yEnd)});
+        line->setProperty(readoutRoleProperty, QStringLiteral("skip"));
         add(line, candidate, "crossover", false);
         auto* label = new QGraphicsSimpleTextItem(QStringLiteral("N* ≈ %1 tokens").arg(tokens(n)), chart());
         label->setZValue(10);
@@ -239,6 +247,7 @@ void LatencyLengthChart::placeMarkerLabels()
         if (x + box.width() > plot.right())
             x = top.x() - 6 - box.width();
         label->setPos(x, plot.top() + 4);
+        label->setVisible(top.x() >= plot.left() && top.x() <= plot.right()); // zoomed or panned away
     }
 }
 

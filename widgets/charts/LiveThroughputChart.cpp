@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/charts/LiveThroughputChart.h"
 
+#include "widgets/charts/ChartExplorer.h"
+
 #include <QChart>
 #include <QLineSeries>
 #include <QTimer>
@@ -46,6 +48,17 @@ LiveThroughputChart::LiveThroughputChart(QWidget* parent)
     m_y->setLabelFormat(QStringLiteral("%.0f"));
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
+    setZoomAxis(m_x);
+    setReadoutFormat({QStringLiteral("%1 s"), QStringLiteral("%1 events/s")});
+    // Zoomed in, the buckets under the new range are drawn at full resolution.
+    connect(explorer(), &ChartExplorer::zoomChanged, this, [this] {
+        if (m_live) {
+            m_dirty = true;
+            redraw();
+        } else if (!m_data.isEmpty()) {
+            drawReview();
+        }
+    });
 
     m_timer->setInterval(100); // 10 Hz: smooth enough, and the chart never keeps up with deltas
     connect(m_timer, &QTimer::timeout, this, &LiveThroughputChart::redraw);
@@ -69,6 +82,7 @@ void LiveThroughputChart::beginLive(const QStringList& endpointLabels)
     m_dirty = true;
     m_drawnBuckets = -1;
     m_sinceDeltas.start();
+    resetZoom(); // a new run: follow it
     chart()->removeAllSeries();
     redraw();
     m_timer->start();
@@ -121,10 +135,13 @@ void LiveThroughputChart::redraw()
         return;
     }
     const int window = int(liveWindowS * 1000 / m_trace.bucketMs());
-    const int first = std::max(0, complete - window);
-    draw(m_trace, m_labels, first, complete, window);
-    // A scrolling window with ticks that stay on round seconds.
+    const auto [first, last]
+        = shownBuckets(std::max(0, complete - window), complete, complete, m_trace.bucketMs());
+    draw(m_trace, m_labels, first, last, isZoomed() ? reviewMaxPoints : window);
+    // A scrolling window with ticks that stay on round seconds; the user may pan or zoom out
+    // over the whole run so far, and stays there while the run goes on.
     const double endS = std::max(liveWindowS, complete * m_trace.bucketMs() / 1000);
+    explorer()->setLimits(0, endS);
     m_x->setTickType(QValueAxis::TicksDynamic);
     m_x->setTickAnchor(0);
     m_x->setTickInterval(10);
@@ -151,12 +168,25 @@ void LiveThroughputChart::drawReview()
     for (int e = 0; e < int(m_data.result->endpoints.size()); ++e)
         labels.append(endpointTitle(*m_data.result, e));
     const int merge = (trace->buckets() + reviewMaxPoints - 1) / reviewMaxPoints;
-    draw(*trace, labels, 0, trace->buckets(), reviewMaxPoints);
+    const auto [first, last] = shownBuckets(0, trace->buckets(), trace->buckets(), trace->bucketMs());
+    explorer()->setLimits(0, trace->buckets() * trace->bucketMs() / 1000);
+    draw(*trace, labels, first, last, reviewMaxPoints);
     setNiceRange(m_x, trace->buckets() * trace->bucketMs() / 1000, true);
     setSubtitle(QStringLiteral("Token-bearing stream events per second over the whole run (%1), %2 buckets; "
                                "warm-ups included.")
                     .arg(seconds(trace->buckets() * trace->bucketMs() / 1000),
                         seconds(merge * trace->bucketMs() / 1000)));
+}
+
+std::pair<int, int> LiveThroughputChart::shownBuckets(
+    int first, int last, int complete, double bucketMs) const
+{
+    if (!isZoomed())
+        return {first, last};
+    const double bucketS = bucketMs / 1000;
+    const int from = std::clamp(int(std::floor(explorer()->lo() / bucketS)) - 1, 0, complete);
+    const int to = std::clamp(int(std::ceil(explorer()->hi() / bucketS)) + 1, from, complete);
+    return {from, to};
 }
 
 void LiveThroughputChart::draw(

@@ -32,6 +32,8 @@ public:
     void endLive();
 
     const ThroughputTrace& trace() const { return m_trace; }
+    /// Seconds since the run started: shared with the Server charts.
+    CrosshairAxis crosshairAxis() const override { return CrosshairAxis::RunTime; }
 
 protected:
     void applyTheme() override;
@@ -42,6 +44,9 @@ private:
     /// points are drawn per endpoint.
     void draw(const ThroughputTrace& trace, const QStringList& labels, int first, int last, int maxPoints);
     void drawReview();
+    /// The buckets to draw of a trace with `complete` buckets: [first, last) unexplored, or the
+    /// ones the user zoomed to (at full resolution), with a bucket either side.
+    std::pair<int, int> shownBuckets(int first, int last, int complete, double bucketMs) const;
     DashboardData m_data;
     QValueAxis* m_x;
     QValueAxis* m_y;

@@ -11,11 +11,9 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
-#include <QCursor>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QSignalBlocker>
-#include <QToolTip>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -54,7 +52,7 @@ QString definition(Metric metric)
         + QStringLiteral(
             "\n\nOne box per test and endpoint, over measured (non-warm-up), successful requests, "
             "all turns: whiskers at min and max, box from p25 to p75, line at the median "
-            "(type-7 percentiles). Hover a box for its numbers.");
+            "(type-7 percentiles). Hover a box for its numbers, or a test for every endpoint's median.");
 }
 
 QString formatValue(double v, const QString& unit)
@@ -164,12 +162,14 @@ void MetricByTestChart::rebuild()
                 set->setValue(QBoxSet::UpperQuartile, p75);
                 set->setValue(QBoxSet::UpperExtreme, hi);
                 top = std::max(top, hi);
+                set->setProperty("qsN", qulonglong(v.size()));
                 set->setProperty("qsToolTip",
-                    QStringLiteral("%1 · %2\nn = %3\nmin %4\np25 %5\nmedian %6\np75 %7\nmax %8")
-                        .arg(tests[t], endpointTitle(run, e))
+                    QStringLiteral("%1 · %2\nmedian %3 · n = %4\nquartiles (p25–p75) %5–%6\n"
+                                   "whiskers (min–max) %7–%8")
+                        .arg(tests[t], endpointTitle(run, e), formatValue(p50, unit))
                         .arg(v.size())
-                        .arg(formatValue(lo, unit), formatValue(p25, unit), formatValue(p50, unit),
-                            formatValue(p75, unit), formatValue(hi, unit)));
+                        .arg(formatValue(p25, QString()), formatValue(p75, unit), formatValue(lo, QString()),
+                            formatValue(hi, unit)));
             } else {
                 // No box where nothing was measured (a test not reached yet in a live run, or
                 // every request failed). An empty set would draw as a box at 0 — the best value
@@ -184,11 +184,13 @@ void MetricByTestChart::rebuild()
             }
             series->append(set);
         }
+        // The readout box, not a tooltip: it appears at once and reads like the other charts'.
         connect(series, &QBoxPlotSeries::hovered, this, [this](bool status, QBoxSet* set) {
-            if (status && set)
-                QToolTip::showText(QCursor::pos(), set->property("qsToolTip").toString(), chartView());
-            else
-                QToolTip::hideText();
+            if (status)
+                m_hovered = set;
+            else if (m_hovered == set)
+                m_hovered = nullptr;
+            refreshReadout();
         });
         chart()->addSeries(series);
         series->attachAxis(m_x);
@@ -202,6 +204,58 @@ void MetricByTestChart::rebuild()
         + QStringLiteral(" per request, measured and successful, all turns: box = p25–p75, line = median, "
                          "whiskers = min–max."));
     applyTheme();
+}
+
+Readout MetricByTestChart::testReadout(int index) const
+{
+    const QStringList tests = m_x->categories();
+    if (index < 0 || index >= tests.size())
+        return {};
+    Readout r;
+    r.lines.append({tests[index], QColor()});
+    const QString unit = metricUnit(m_metric);
+    for (QAbstractSeries* s : chart()->series()) {
+        auto* box = qobject_cast<QBoxPlotSeries*>(s);
+        if (!box || index >= box->count())
+            continue;
+        const QBoxSet* set = box->boxSets().at(index);
+        const QColor color = endpointColor(box->property(endpointProperty).toInt(), theme());
+        r.lines.append({set->property("qsEmpty").toBool()
+                ? box->name() + QStringLiteral(" · no data")
+                : QStringLiteral("%1 · median %2 · n = %3")
+                      .arg(box->name(), formatValue(set->at(QBoxSet::Median), unit))
+                      .arg(set->property("qsN").toULongLong()),
+            color});
+    }
+    r.x = index;
+    r.band = true;
+    r.shared = tests[index];
+    return r;
+}
+
+Readout MetricByTestChart::readoutAt(const QPointF& pos)
+{
+    if (chart()->series().isEmpty() || !chart()->plotArea().contains(pos))
+        return {};
+    const int index = int(std::lround(chart()->mapToValue(pos, chart()->series().constFirst()).x()));
+    Readout r = testReadout(index);
+    if (r.isEmpty() || !m_hovered)
+        return r;
+    // Over a box: its own numbers, in its endpoint's colour.
+    QColor color;
+    for (QAbstractSeries* s : chart()->series())
+        if (auto* box = qobject_cast<QBoxPlotSeries*>(s); box && box->boxSets().contains(m_hovered))
+            color = endpointColor(box->property(endpointProperty).toInt(), theme());
+    const QStringList lines = m_hovered->property("qsToolTip").toString().split(u'\n');
+    r.lines.clear();
+    for (int i = 0; i < lines.size(); ++i)
+        r.lines.append({lines[i], i == 0 ? color : QColor()});
+    return r;
+}
+
+Readout MetricByTestChart::readoutAtShared(const QVariant& at)
+{
+    return testReadout(int(m_x->categories().indexOf(at.toString())));
 }
 
 void MetricByTestChart::resizeEvent(QResizeEvent* event)

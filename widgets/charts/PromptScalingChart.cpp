@@ -60,6 +60,8 @@ PromptScalingChart::PromptScalingChart(QWidget* parent)
     m_y->setLabelFormat(QStringLiteral("%.0f"));
     chart()->addAxis(m_x, Qt::AlignBottom);
     chart()->addAxis(m_y, Qt::AlignLeft);
+    setZoomAxis(m_x);
+    setReadoutFormat({QStringLiteral("%1 tokens"), QStringLiteral("%1 ms")});
     rebuild();
 }
 
@@ -150,6 +152,7 @@ void PromptScalingChart::rebuild()
             same->second << name;
         }
         series->replace(dots[i]);
+        series->setProperty(readoutNameProperty, name);
         add(series, e.endpoint, "prompts", true);
     }
     for (const EndpointPrefill& e : prefill.endpoints) {
@@ -168,6 +171,7 @@ void PromptScalingChart::rebuild()
         auto* fit = new QLineSeries;
         fit->setName(endpointTitle(run, e.endpoint) + QStringLiteral(" fit"));
         fit->replace(line);
+        fit->setProperty(readoutRoleProperty, QStringLiteral("curve"));
         add(fit, e.endpoint, "fit", false);
         for (const QPointF& p : std::as_const(line))
             yMax = std::max(yMax, p.y());
@@ -176,6 +180,7 @@ void PromptScalingChart::rebuild()
         auto* rings = new QScatterSeries;
         rings->setName(QStringLiteral("answer wrong"));
         rings->replace(sampled(wrong, maxDotsPerEndpoint));
+        rings->setProperty(readoutRoleProperty, QStringLiteral("skip")); // the dot inside is read
         add(rings, -1, "wrong", true);
     }
     m_x->setRange(lo, hi);

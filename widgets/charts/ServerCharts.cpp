@@ -51,7 +51,17 @@ ServerCharts::ServerCharts(QWidget* parent)
         if (m_dirty)
             refresh();
     });
+    connect(m_plot, &ServerPlot::hovered, this, [this](double atMs) { shareCrosshair(atMs / 1000); });
+    connect(m_plot, &ServerPlot::left, this, [this] { leaveCrosshair(); });
+    connect(m_plot, &ServerPlot::zoomChanged, this, [this] { setZoomedState(m_plot->isZoomed()); });
     refresh();
+}
+
+void ServerCharts::showCrosshair(const QVariant& at)
+{
+    bool ok = false;
+    const double seconds = at.toDouble(&ok);
+    m_plot->setSharedCrosshair(at.isValid() && ok ? std::optional<double>(seconds * 1000) : std::nullopt);
 }
 
 void ServerCharts::setData(const DashboardData& next)

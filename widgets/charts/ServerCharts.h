@@ -36,6 +36,14 @@ public:
     /// The empty state shown instead of the charts; empty when they are drawn.
     QString message() const { return m_plot->message(); }
 
+    /// The plot explores itself (ServerPlot); the panel forwards to it.
+    QString readout() const override { return m_plot->currentReadout(); }
+    bool isZoomed() const override { return m_plot->isZoomed(); }
+    void resetZoom() override { m_plot->resetZoom(); }
+    /// Seconds since the run started: shared with the stream-events chart.
+    CrosshairAxis crosshairAxis() const override { return CrosshairAxis::RunTime; }
+    void showCrosshair(const QVariant& at) override;
+
 protected:
     void applyTheme() override;
 

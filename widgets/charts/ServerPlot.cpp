@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/charts/ServerPlot.h"
 
+#include "widgets/charts/ChartOverlay.h"
 #include "widgets/charts/NiceScale.h"
 
 #include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
-#include <QToolTip>
+#include <QWheelEvent>
 #include <algorithm>
+#include <cmath>
 
 namespace qs {
 
@@ -17,6 +21,7 @@ constexpr std::array<ServerPlot::Strip, 4> AllStrips {ServerPlot::Strip::Request
     ServerPlot::Strip::Memory, ServerPlot::Strip::Power};
 constexpr int LaneRowPx = 7; ///< one endpoint's row in the requests lane
 constexpr qsizetype PieceLength = 32; ///< points per polyline drawn
+constexpr double WheelStep = 0.8; ///< one notch narrows the range to 80 %, as on the other charts
 
 /// A span class in the requests lane: drawn alike, merged when neighbours touch.
 enum class SpanKind { Measured, Warmup, Failed };
@@ -32,6 +37,8 @@ ServerPlot::ServerPlot(QWidget* parent)
     : QWidget(parent)
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(true); // the crosshair follows the pointer without a button
+    setFocusPolicy(Qt::ClickFocus); // Escape after a click
 }
 
 void ServerPlot::setTimeline(const ServerTimeline* timeline, const QStringList& endpointLabels)
@@ -43,9 +50,59 @@ void ServerPlot::setTimeline(const ServerTimeline* timeline, const QStringList& 
 
 void ServerPlot::setRange(double fromMs, double toMs)
 {
-    m_fromMs = fromMs;
-    m_toMs = toMs > fromMs ? toMs : fromMs + 1000;
+    const bool was = m_zoom.zoomed();
+    m_zoom.setHome(fromMs, toMs > fromMs ? toMs : fromMs + 1000);
+    showZoom();
+    if (was && !m_zoom.zoomed()) // another run: its whole range
+        emit zoomChanged();
+}
+
+void ServerPlot::showZoom()
+{
+    m_fromMs = m_zoom.lo();
+    m_toMs = m_zoom.hi();
     update();
+}
+
+void ServerPlot::zoomAround(double atMs, double factor)
+{
+    m_zoom.zoom(atMs, factor);
+    showZoom();
+    emit zoomChanged();
+}
+
+void ServerPlot::resetZoom()
+{
+    if (!m_zoom.zoomed())
+        return;
+    m_zoom.reset();
+    showZoom();
+    emit zoomChanged();
+}
+
+void ServerPlot::setSharedCrosshair(std::optional<double> atMs)
+{
+    m_sharedMs = atMs;
+    update();
+}
+
+double ServerPlot::msAt(int x) const
+{
+    const QRect area = chartArea();
+    return m_fromMs + double(x - area.left()) / std::max(1, area.width()) * (m_toMs - m_fromMs);
+}
+
+QString ServerPlot::currentReadout() const
+{
+    QList<ReadoutLine> lines;
+    if (m_hover)
+        lines = readoutLines(*m_hover);
+    else if (m_sharedMs)
+        lines = readoutLines(QPoint(int(std::lround(xAt(*m_sharedMs))), chartArea().top() + 1));
+    QStringList out;
+    for (const ReadoutLine& l : lines)
+        out << l.text;
+    return out.join(u'\n');
 }
 
 void ServerPlot::setTheme(Theme theme)
@@ -174,15 +231,37 @@ double ServerPlot::xAt(double ms) const
 
 QString ServerPlot::readout(const QPoint& pos) const
 {
+    QStringList out;
+    for (const ReadoutLine& l : readoutLines(pos))
+        out << l.text;
+    return out.join(u'\n');
+}
+
+QList<ReadoutLine> ServerPlot::readoutLines(const QPoint& pos) const
+{
     const QRect area = chartArea();
     if (!m_timeline || !m_message.isEmpty() || !area.contains(pos))
         return {};
     const int stripH = area.height() / int(AllStrips.size());
     const Strip strip
         = AllStrips[std::size_t(std::clamp((pos.y() - area.top()) / std::max(1, stripH), 0, 3))];
-    const double ms = m_fromMs + double(pos.x() - area.left()) / area.width() * (m_toMs - m_fromMs);
+    const double ms = msAt(pos.x());
     const double nearMs = 4 * (m_toMs - m_fromMs) / area.width(); // a few pixels either side
-    QStringList lines {QStringLiteral("%1 s · %2").arg(ms / 1000, 0, 'f', 1).arg(stripTitle(strip))};
+    // The strip's short name and unit: the box stays narrow.
+    const auto [name, unit] = [&]() -> std::pair<QString, QString> {
+        switch (strip) {
+        case Strip::Requests:
+            return {QStringLiteral("requests on the server"), QString()};
+        case Strip::KvCache:
+            return {QStringLiteral("KV cache used"), QStringLiteral(" %")};
+        case Strip::Memory:
+            return {QStringLiteral("memory used"), QStringLiteral(" GB")};
+        case Strip::Power:
+            break;
+        }
+        return {QStringLiteral("GPU power, W"), QStringLiteral(" W")};
+    }();
+    QList<ReadoutLine> lines {{QStringLiteral("%1 s · %2").arg(ms / 1000, 0, 'f', 1).arg(name), QColor()}};
     for (int e = 0; e < endpointCount(); ++e) {
         QStringList values;
         for (const Line& l : linesOf(strip, e)) {
@@ -199,32 +278,145 @@ QString ServerPlot::readout(const QPoint& pos) const
                 continue;
             const QString value = inGap
                 ? QStringLiteral("no value (scrape failed)")
-                : QString::number(it->value * scaleOf(strip), 'f', strip == Strip::Requests ? 0 : 1);
+                : QString::number(it->value * scaleOf(strip), 'f', strip == Strip::Requests ? 0 : 1) + unit;
             if (strip == Strip::Requests)
                 values << (l.dashed ? QStringLiteral("waiting ") : QStringLiteral("running ")) + value;
             else
                 values << value;
         }
         if (!values.isEmpty())
-            lines << label(e) + QStringLiteral(": ") + values.join(QStringLiteral(", "));
+            lines.append({label(e) + QStringLiteral(": ") + values.join(QStringLiteral(", ")),
+                endpointColor(e, m_theme)});
     }
-    return lines.join(u'\n');
+    return lines;
 }
 
 bool ServerPlot::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(event);
-        const QString text = readout(help->pos());
-        if (!text.isEmpty()) {
-            QToolTip::showText(help->globalPos(), text, this);
+        if (chartArea().contains(help->pos()) && m_message.isEmpty()) {
+            // The readout box is drawn under the pointer: no tooltip may cover it.
+            event->accept();
             return true;
         }
-        QToolTip::hideText();
-        event->ignore(); // the panel's definition
+        event->ignore(); // elsewhere, the panel's definition
         return false;
     }
     return QWidget::event(event);
+}
+
+void ServerPlot::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (m_dragX) {
+        const double dx = event->position().x() - *m_dragX;
+        m_dragX = event->position().x();
+        const bool was = m_zoom.zoomed();
+        // The data follows the hand: dragging right shows earlier times.
+        m_zoom.pan(-dx / std::max(1, chartArea().width()) * (m_toMs - m_fromMs));
+        showZoom();
+        if (was || m_zoom.zoomed())
+            emit zoomChanged();
+    }
+    const bool over = m_message.isEmpty() && m_timeline && chartArea().contains(pos);
+    if (over) {
+        m_hover = pos;
+        m_sharedMs.reset();
+        emit hovered(msAt(pos.x()));
+    } else if (m_hover) {
+        m_hover.reset();
+        emit left();
+    }
+    update();
+}
+
+void ServerPlot::leaveEvent(QEvent*)
+{
+    if (m_hover) {
+        m_hover.reset();
+        emit left();
+        update();
+    }
+}
+
+void ServerPlot::mousePressEvent(QMouseEvent* event)
+{
+    if ((event->button() == Qt::LeftButton || event->button() == Qt::MiddleButton) && m_message.isEmpty()
+        && chartArea().contains(event->position().toPoint())) {
+        setFocus(Qt::MouseFocusReason);
+        m_dragX = event->position().x();
+        setCursor(Qt::ClosedHandCursor);
+        return;
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void ServerPlot::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (m_dragX) {
+        m_dragX.reset();
+        unsetCursor();
+        return;
+    }
+    QWidget::mouseReleaseEvent(event);
+}
+
+void ServerPlot::mouseDoubleClickEvent(QMouseEvent*)
+{
+    resetZoom();
+}
+
+void ServerPlot::wheelEvent(QWheelEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (!m_message.isEmpty() || !chartArea().contains(pos)) {
+        event->ignore(); // outside the charts the wheel scrolls whatever holds the plot
+        return;
+    }
+    const QPoint delta = event->angleDelta();
+    const double notches = (delta.y() != 0 ? delta.y() : delta.x()) / 120.0;
+    if (notches != 0)
+        zoomAround(msAt(pos.x()), std::pow(WheelStep, notches));
+    event->accept();
+}
+
+void ServerPlot::keyPressEvent(QKeyEvent* event)
+{
+    if (event->key() == Qt::Key_Escape && m_zoom.zoomed()) {
+        resetZoom();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+void ServerPlot::paintCrosshair(QPainter& p, const QRect& area, int bottom) const
+{
+    const std::optional<double> x = m_hover ? std::optional<double>(m_hover->x())
+        : m_sharedMs                        ? std::optional<double>(xAt(*m_sharedMs))
+                                            : std::nullopt;
+    if (!x || *x < area.left() || *x > area.right())
+        return;
+    const ThemeColors& c = themeColors(m_theme);
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, false);
+    p.setPen(QPen(c.mutedText, 1, Qt::DashLine));
+    p.drawLine(QPointF(*x, area.top()), QPointF(*x, bottom));
+    p.restore();
+    const QPoint anchor = m_hover ? *m_hover : QPoint(int(*x), area.top());
+    const QList<ReadoutLine> lines = readoutLines(m_hover ? *m_hover : QPoint(int(*x), area.top() + 1));
+    paintReadoutBox(p, lines, anchor, QRectF(area), m_theme);
+    if (m_hover) {
+        // The gestures, once, where the legend row ends.
+        QFont small = p.font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        p.save();
+        p.setFont(small);
+        p.setPen(c.mutedText);
+        p.drawText(QRect(area.left(), 0, area.width(), area.top()), Qt::AlignRight | Qt::AlignVCenter,
+            QStringLiteral("wheel: zoom · drag: pan · double-click or Esc: reset"));
+        p.restore();
+    }
 }
 
 void ServerPlot::labelMemoryKinds(QPainter& p, const QRect& titleRow) const
@@ -459,6 +651,7 @@ void ServerPlot::paintEvent(QPaintEvent*)
     p.drawText(QRect(area.left(), axisTop + 3 + lineH, area.width(), lineH + 2),
         Qt::AlignRight | Qt::AlignVCenter,
         minutes ? QStringLiteral("min since run start") : QStringLiteral("s since run start"));
+    paintCrosshair(p, area, axisTop);
 }
 
 } // namespace qs

@@ -2,10 +2,13 @@
 #pragma once
 
 #include "widgets/Theme.h"
+#include "widgets/charts/ChartReadout.h"
 #include "widgets/charts/ServerTimeline.h"
+#include "widgets/charts/ZoomRange.h"
 
 #include <QStringList>
 #include <QWidget>
+#include <optional>
 
 class QPainter;
 
@@ -17,6 +20,11 @@ namespace qs {
 /// requests. Painted rather than built from Qt Charts: the charts must share one plot width,
 /// lines must break at gaps, and an hour of samples must redraw in a few milliseconds (each line
 /// is decimated to the pixel columns it covers).
+///
+/// Explored like the Qt Charts panels (ChartExplorer): over the charts a crosshair runs through
+/// all four strips and the lane, with a readout of the strip under the pointer; the wheel zooms
+/// the time axis around the pointer, a drag pans it, a double-click or Escape returns to the
+/// whole run. The range setRange() gives is home: a live run moves it, a user's zoom stays.
 class ServerPlot : public QWidget {
     Q_OBJECT
 public:
@@ -27,10 +35,20 @@ public:
 
     /// What to draw; `timeline` must outlive the plot or the next call. Repaints.
     void setTimeline(const ServerTimeline* timeline, const QStringList& endpointLabels);
-    /// The time axis, ms from the run's start.
+    /// The time axis, ms from the run's start: the whole range, shown unless the user zoomed.
     void setRange(double fromMs, double toMs);
+    /// The range shown (the user's while zoomed).
     double fromMs() const { return m_fromMs; }
     double toMs() const { return m_toMs; }
+    bool isZoomed() const { return m_zoom.zoomed(); }
+    /// Zooms by `factor` (< 1 narrows) around the time `atMs`, as the wheel does.
+    void zoomAround(double atMs, double factor);
+    void resetZoom();
+    /// Another chart's crosshair, ms from the run's start; none clears it.
+    void setSharedCrosshair(std::optional<double> atMs);
+    std::optional<double> sharedCrosshair() const { return m_sharedMs; }
+    /// What the readout box says now (the pointer's strip, or the shared crosshair's time).
+    QString currentReadout() const;
     void setTheme(Theme theme);
     /// Non-empty: drawn in the middle instead of the charts (the empty state).
     void setMessage(const QString& message);
@@ -51,10 +69,27 @@ public:
     /// What the tooltip says at `pos`: the time and each endpoint's values in the strip under
     /// it; empty outside the charts.
     QString readout(const QPoint& pos) const;
+    /// The same, a line per row with the endpoints' colours, as the box draws it.
+    QList<ReadoutLine> readoutLines(const QPoint& pos) const;
+    /// The time (ms) at the x of `pos`.
+    double msAt(int x) const;
+
+Q_SIGNALS:
+    /// The pointer is over the charts at this time (ms), or left them.
+    void hovered(double atMs);
+    void left();
+    void zoomChanged();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
 private:
     struct Line {
@@ -66,6 +101,8 @@ private:
     void labelMemoryKinds(QPainter& p, const QRect& titleRow) const;
     QString label(int endpoint) const;
     int endpointCount() const;
+    void showZoom(); ///< the zoom's range as the one shown; repaints
+    void paintCrosshair(QPainter& p, const QRect& area, int bottom) const;
 
     const ServerTimeline* m_timeline = nullptr;
     QStringList m_labels;
@@ -74,6 +111,10 @@ private:
     Theme m_theme = Theme::Light;
     QString m_message;
     mutable std::array<double, 4> m_tops {};
+    ZoomRange m_zoom;
+    std::optional<QPoint> m_hover; ///< the pointer over the charts
+    std::optional<double> m_sharedMs; ///< another chart's crosshair
+    std::optional<double> m_dragX; ///< where a pan started
 };
 
 } // namespace qs

@@ -65,6 +65,8 @@ TtftTurnChart::TtftTurnChart(QWidget* parent)
     connect(m_testBox, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
 
     setDefinition(definition(m_variant));
+    setZoomAxis(m_x);
+    setReadoutFormat({QStringLiteral("turn %1"), QStringLiteral("%1 ms")});
     rebuild();
 }
 

@@ -21,6 +21,8 @@ public:
     enum class Variant { Visible, Any };
     void setVariant(Variant variant);
     Variant variant() const { return m_variant; }
+    /// Turns: shared with any other per-turn chart of the window.
+    CrosshairAxis crosshairAxis() const override { return CrosshairAxis::Turn; }
 
 protected:
     void applyTheme() override;
