@@ -2,6 +2,7 @@
 #include "app/common/ReportWriter.h"
 
 #include "app/common/DashboardViews.h"
+#include "app/common/PagedTables.h"
 #include "widgets/ScreenshotRenderer.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -26,6 +27,9 @@ using namespace Qt::StringLiterals;
 namespace qs::app {
 
 namespace {
+
+/// The widest a chart is laid out for the report, in widget pixels (see renderReportCharts).
+constexpr int printChartWidth = 740;
 
 QByteArray pngBytes(const QImage& image)
 {
@@ -93,14 +97,19 @@ std::vector<RenderedChart> renderReportCharts(
         std::unique_ptr<QWidget> widget = createDataView(chart.name, data, Theme::Light);
         if (!view || !widget)
             continue;
-        // The same standalone rendering as `quantscope screenshot`: fixed size, no toggles.
-        widget->resize(view->size);
+        // The same standalone rendering as `quantscope screenshot` (no toggles), but narrower: the
+        // page shows a chart about 165 mm wide, and a 960 px chart's 9 pt text would print at 6 pt.
+        // At 740 px it prints at about 7.5 pt, the size of a figure in a paper.
+        const QSize size = view->size.width() > printChartWidth
+            ? QSize(printChartWidth, view->size.height() * printChartWidth / view->size.width())
+            : view->size;
+        widget->resize(size);
         widget->setAttribute(Qt::WA_DontShowOnScreen);
         widget->show();
         QCoreApplication::processEvents();
         RenderedChart r {chart, renderWidget(widget.get(), 2)};
-        r.chart.width = view->size.width();
-        r.chart.height = view->size.height();
+        r.chart.width = size.width();
+        r.chart.height = size.height();
         if (!r.image.isNull())
             out.push_back(std::move(r));
     }
@@ -126,6 +135,28 @@ void loadReportDocument(QTextDocument& document, ReportInput input, const std::v
     document.setHtml(reportHtml(input, HtmlFlavor::RichText));
 }
 
+void setUpA4(QPdfWriter& pdf)
+{
+    pdf.setResolution(300);
+    pdf.setPageLayout(QPageLayout(
+        QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(18, 16, 18, 10), QPageLayout::Millimeter));
+}
+
+double layOutForPrint(QTextDocument& document, QPdfWriter& pdf, bool keepRows)
+{
+    const qreal mm = pdf.resolution() / 25.4;
+    const QSizeF paper(pdf.width(), pdf.height()); // the printable area, in device pixels
+    const qreal footer = 7 * mm;
+    document.documentLayout()->setPaintDevice(&pdf); // lay out with the printer's metrics, as print() does
+    QTextFrameFormat root = document.rootFrame()->frameFormat();
+    root.setMargin(0); // the page layout's margins are the margins
+    document.rootFrame()->setFrameFormat(root);
+    document.setPageSize(QSizeF(paper.width(), paper.height() - footer));
+    if (keepRows)
+        keepTableRowsTogether(document);
+    return footer;
+}
+
 namespace {
 
 void printPaged(QTextDocument& document, QPdfWriter& pdf)
@@ -134,16 +165,9 @@ void printPaged(QTextDocument& document, QPdfWriter& pdf)
     // table cell that crosses a page break paints its background down through the bottom margin,
     // under the page number. Here each page is clipped to its text area, and the number sits
     // below it in a footer of its own.
-    const qreal mm = pdf.resolution() / 25.4;
-    const QSizeF paper(pdf.width(), pdf.height()); // the printable area, in device pixels
-    const qreal footer = 7 * mm;
-    const QSizeF body(paper.width(), paper.height() - footer);
+    const qreal footer = layOutForPrint(document, pdf, true);
+    const QSizeF body = document.pageSize();
     QAbstractTextDocumentLayout* layout = document.documentLayout();
-    layout->setPaintDevice(&pdf); // lay out with the printer's metrics, as print() does
-    QTextFrameFormat root = document.rootFrame()->frameFormat();
-    root.setMargin(0); // the page layout's margins are the margins
-    document.rootFrame()->setFrameFormat(root);
-    document.setPageSize(body);
     const int pages = document.pageCount();
 
     QPainter painter(&pdf);
@@ -179,9 +203,7 @@ QString printPdf(QTextDocument& document, const QString& path, const QString& ti
         QPdfWriter pdf(&file);
         pdf.setTitle(title);
         pdf.setCreator(creator);
-        pdf.setResolution(300);
-        pdf.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
-            QMarginsF(18, 16, 18, 10), QPageLayout::Millimeter));
+        setUpA4(pdf);
         printPaged(document, pdf);
     } // the writer finishes the file when it goes
     if (!file.commit())

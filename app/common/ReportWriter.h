@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+class QPdfWriter;
 class QTextDocument;
 
 namespace qs::app {
@@ -50,6 +51,13 @@ QString reportAssetsDir(const QString& markdownPath);
 /// `written` receives every file written.
 QString writeReport(ReportFormat format, const QString& path, ReportInput input,
     const std::vector<RenderedChart>& charts, QStringList* written = nullptr);
+
+/// The page the documents are printed on: A4 portrait, 300 dpi, margins 18/16/18/10 mm.
+void setUpA4(QPdfWriter& pdf);
+/// Lays `document` out on `pdf`'s pages as printPdf() prints them: the printer's metrics, room for
+/// the page number below, and (with `keepRows`) no table row broken across a page
+/// (PagedTables.h). Returns the footer's height in device pixels.
+double layOutForPrint(QTextDocument& document, QPdfWriter& pdf, bool keepRows = true);
 
 /// Prints `document` to a PDF at `path` (A4, atomically), page numbers in a footer. Returns an
 /// error message that names the file, or an empty string.

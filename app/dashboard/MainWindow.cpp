@@ -185,7 +185,11 @@ void MainWindow::wireFiles()
         m_feeder->setSources({pathOrError});
         updateStatus();
         m_recent->add({pathOrError});
-        statusBar()->showMessage(QStringLiteral("Saved %1").arg(pathOrError), 8000);
+        if (!m_judgingDone.isEmpty())
+            statusBar()->showMessage(m_judgingDone + QStringLiteral("; saved into %1").arg(pathOrError));
+        else
+            statusBar()->showMessage(QStringLiteral("Saved %1").arg(pathOrError), 8000);
+        m_judgingDone.clear();
         Q_EMIT saveFinished(true, pathOrError);
     });
     connect(m_files, &FileSession::recovered, this, [this](const QString& path) { openFiles({path}); });

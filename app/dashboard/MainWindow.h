@@ -180,6 +180,9 @@ private:
     QPushButton* m_judgeStop = nullptr;
     std::shared_ptr<const RunResult> m_judgedShown; ///< what judging last put on screen
     QString m_judgedFile; ///< the file being judged (its verdicts are saved there)
+    /// "Judging finished: …" until the file with the verdicts is saved, which then says so for good
+    /// (a timed "Saved" would leave nothing saying that judging ended).
+    QString m_judgingDone;
     std::optional<JudgeSetup> m_pendingJudge; ///< chosen for the run in progress
 
     // State

@@ -87,11 +87,12 @@ void MainWindow::wireJudging()
                 m_evaluator->invalidate();
                 m_evaluator->evaluate(result, false, true);
                 if (!m_judgedFile.isEmpty()) {
+                    m_judgingDone = QStringLiteral("Judging finished: ") + message;
                     m_files->save(result, m_judgedFile);
-                    statusBar()->showMessage(message + QStringLiteral("; saving into ") + m_judgedFile);
+                    statusBar()->showMessage(m_judgingDone + QStringLiteral("; saving into ") + m_judgedFile);
                 } else {
-                    statusBar()->showMessage(
-                        message + QStringLiteral("; use File ▸ Save As to keep the verdicts"));
+                    statusBar()->showMessage(QStringLiteral("Judging finished: ") + message
+                        + QStringLiteral("; use File ▸ Save As to keep the verdicts"));
                 }
             } else if (!m_judgedFile.isEmpty()) {
                 // Other results are shown now: save beside them without making this file current.
@@ -99,7 +100,8 @@ void MainWindow::wireJudging()
                 connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, message] {
                     const QString error = watcher->result();
                     statusBar()->showMessage(error.isEmpty()
-                            ? message + QStringLiteral("; saved into ") + m_judgedFile
+                            ? QStringLiteral("Judging finished: ") + message + QStringLiteral("; saved into ")
+                                + m_judgedFile
                             : QStringLiteral("The verdicts could not be saved into %1: %2")
                                   .arg(m_judgedFile, error));
                     watcher->deleteLater();

@@ -18,6 +18,7 @@ report::Doc buildDocument(const ReportInput& in)
     Doc d;
     const Context cx(in);
     titleSection(d, cx);
+    summarySection(d, cx);
     endpointsSection(d, cx);
     warningsSection(d, cx);
     methodologySection(d, cx);

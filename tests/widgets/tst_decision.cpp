@@ -5,8 +5,10 @@
 // candidate pickers; no file opened by the view.
 #include "WidgetTestSupport.h"
 #include "model/decide/Recommendation.h"
+#include "model/decide/VerdictSummary.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/decision/DecisionView.h"
+#include "widgets/decision/VerdictBanner.h"
 #include "widgets/responses/SafeTextView.h"
 
 #include <QApplication>
@@ -14,6 +16,7 @@
 #include <QDir>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStyleFactory>
 #include <QTableWidget>
@@ -348,6 +351,100 @@ private Q_SLOTS:
                 savePng(image, QStringLiteral("/tmp/shots-decision/decision-%1.png").arg(themeId(theme))),
                 QString());
         }
+    }
+
+    /// Issue #26: the verdict in one line with the criteria that decided it, and every column of
+    /// every criterion on screen and whole at the size the tab has in the default window.
+    void verdictFirstEveryFigureOnScreen()
+    {
+        const auto data = test::fixtureData();
+        DecisionView view;
+        view.setData(data);
+        QVERIFY(view.selectProfile(QStringLiteral("voice-assistant")));
+        const Recommendation* rec = view.recommendation();
+        QVERIFY(rec);
+        const VerdictSummary summary = summarizeVerdict(*rec);
+        QCOMPARE(view.verdictSentence(), summary.sentence);
+        QVERIFY(view.verdictSentence().size() < 100); // one line, not the 70-word headline
+        QVERIFY(!summary.deciding.empty());
+        for (int i : summary.deciding) {
+            const CriterionResult& c = rec->criteria[std::size_t(i)];
+            QVERIFY2(view.decidingText().contains(c.criterion.title + QStringLiteral(" — ") + c.measured),
+                qPrintable(view.decidingText()));
+        }
+        QCOMPARE(view.banner()->toolTip().contains(QStringLiteral("nvfp4-like")), true); // the full headline
+
+        // The Decision tab in the 1600×1000 window: about 1030 × 760.
+        view.resize(1030, 760);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+        CriteriaTable* table = view.criteriaTable();
+        const int viewport = table->viewport()->width();
+        QVERIFY(!table->horizontalScrollBar()->isVisible());
+        for (int c = 0; c < CriteriaTable::ColumnCount; ++c)
+            QVERIFY2(table->columnViewportPosition(c) + table->columnWidth(c) <= viewport,
+                qPrintable(QStringLiteral("column %1 ends at %2 of %3")
+                               .arg(c)
+                               .arg(table->columnViewportPosition(c) + table->columnWidth(c))
+                               .arg(viewport)));
+        // No cell's wrapped text is cut: each row is as tall as its tallest cell needs.
+        const QFontMetrics fm(table->font());
+        // The item delegate's text margin on each side (QCommonStyle: focus-frame margin + 1).
+        const int margins
+            = 2 * (table->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, table) + 1);
+        for (int row = 0; row < table->rowCount(); ++row)
+            for (int c = 0; c < CriteriaTable::ColumnCount; ++c) {
+                const QString text = table->item(row, c)->text();
+                const int needed = fm.boundingRect(QRect(0, 0, table->columnWidth(c) - margins, 100000),
+                                         Qt::TextWordWrap, text)
+                                       .height();
+                QVERIFY2(needed <= table->rowHeight(row),
+                    qPrintable(QStringLiteral("row %1 column %2 needs %3 px, has %4: %5")
+                                   .arg(row)
+                                   .arg(c)
+                                   .arg(needed)
+                                   .arg(table->rowHeight(row))
+                                   .arg(text)));
+            }
+    }
+
+    /// Issue #26: judging re-evaluates the file once a second without the paired comparison; the
+    /// criteria already decided must not flash back to "open" in between.
+    void reEvaluationWithoutComparisonKeepsTheVerdict()
+    {
+        DashboardData full = test::fixtureData();
+        full.sources = {QStringLiteral("voice-sim.json")};
+        DecisionView view;
+        view.setData(full);
+        const std::vector<ShownOutcome> before = view.shownOutcomes();
+        QVERIFY(!view.isProvisional());
+
+        // The same file, its results re-read (a new RunResult, as judging makes one), first pass.
+        auto again = std::make_shared<RunResult>(*full.result);
+        DashboardData firstPass = prepareDashboard(again, 0, false);
+        firstPass.sources = full.sources;
+        QVERIFY(!firstPass.evaluation->hasComparison);
+        view.setData(firstPass);
+        QCOMPARE(view.shownOutcomes(), before);
+        QVERIFY(view.isProvisional());
+        QVERIFY(view.provisionalText().startsWith(QStringLiteral("Updating")));
+
+        // The comparison arrives: final again.
+        DashboardData second = prepareDashboard(again, 0, true);
+        second.sources = full.sources;
+        view.setData(second);
+        QVERIFY(!view.isProvisional());
+        QCOMPARE(view.shownOutcomes(), before);
+
+        // Another file is another verdict: its first pass shows "open" as before.
+        DashboardData other = prepareDashboard(again, 0, false);
+        other.sources = {QStringLiteral("other.json")};
+        view.setData(other);
+        const auto open = [](const std::vector<ShownOutcome>& v) {
+            return std::count(v.begin(), v.end(), ShownOutcome::Open);
+        };
+        QVERIFY(open(view.shownOutcomes()) > open(before));
     }
 };
 

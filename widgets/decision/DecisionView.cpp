@@ -2,7 +2,9 @@
 #include "widgets/decision/DecisionView.h"
 
 #include "widgets/ViewParts.h"
+#include "widgets/decision/CriteriaTable.h"
 #include "widgets/decision/LooksChart.h"
+#include "widgets/decision/VerdictBanner.h"
 #include "widgets/responses/ResponseFormatting.h"
 #include "widgets/responses/SafeTextView.h"
 
@@ -80,17 +82,6 @@ bool isProfile(const QString& runProfile, const DecisionProfile& p)
         && QFileInfo(runProfile).fileName() == QFileInfo(p.source).fileName();
 }
 
-QString criterionTip(const Criterion& c)
-{
-    QString tip = c.title + QStringLiteral(" (") + c.id + QStringLiteral(", ") + criterionKindId(c.kind);
-    if (!c.test.isEmpty())
-        tip += QStringLiteral(", test ") + c.test;
-    tip += u')';
-    if (!c.rationale.isEmpty())
-        tip += QStringLiteral("\nWhy: ") + c.rationale;
-    return tip;
-}
-
 } // namespace
 
 DecisionView::DecisionView(QWidget* parent)
@@ -131,32 +122,10 @@ DecisionView::DecisionView(QWidget* parent)
     m_description = plainLabel(this, QStringLiteral("profileDescription"));
     m_statusLabel = plainLabel(this, QStringLiteral("decisionStatus"));
 
-    // The verdict: its name in a coloured chip, "provisional" beside it, the headline under both.
-    m_banner = new QFrame(this);
-    m_banner->setObjectName(QStringLiteral("decisionBanner"));
-    m_decision = new QLabel(m_banner);
-    m_decision->setObjectName(QStringLiteral("decision"));
-    m_decision->setTextFormat(Qt::PlainText);
-    QFont big = m_decision->font();
-    big.setBold(true);
-    big.setPointSizeF(big.pointSizeF() * 1.5);
-    m_decision->setFont(big);
-    m_provisional = plainLabel(m_banner, QStringLiteral("provisional"));
-    QFont bold = m_provisional->font();
+    // The verdict first: its name, one sentence, the criteria that decided it.
+    m_banner = new VerdictBanner(this);
+    QFont bold = font();
     bold.setBold(true);
-    m_provisional->setFont(bold);
-    m_headline = plainLabel(m_banner, QStringLiteral("headline"));
-    QFont headlineFont = m_headline->font();
-    headlineFont.setPointSizeF(headlineFont.pointSizeF() * 1.1);
-    m_headline->setFont(headlineFont);
-    auto* top = new QHBoxLayout;
-    top->addWidget(m_decision);
-    top->addSpacing(12);
-    top->addWidget(m_provisional, 1);
-    auto* bannerLayout = new QVBoxLayout(m_banner);
-    bannerLayout->setContentsMargins(12, 8, 12, 10);
-    bannerLayout->addLayout(top);
-    bannerLayout->addWidget(m_headline);
 
     // An until-decided run: when and why it stopped, right under the verdict it explains.
     m_looksLine = plainLabel(this, QStringLiteral("looksLine"));
@@ -167,20 +136,7 @@ DecisionView::DecisionView(QWidget* parent)
     // What the verdict promises (its error rates), stated where it is read.
     m_errorRates = plainLabel(this, QStringLiteral("errorRates"));
 
-    m_table = new QTableWidget(0, ColumnCount, this);
-    m_table->setObjectName(QStringLiteral("criteriaTable"));
-    m_table->setHorizontalHeaderLabels({QStringLiteral("Criterion"), QStringLiteral("Outcome"),
-        QStringLiteral("Required"), QStringLiteral("Measured"), QStringLiteral("Why")});
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setWordWrap(false);
-    m_table->setShowGrid(false);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
-    m_table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true); // the explanation: also each row's tooltip
+    m_table = new CriteriaTable(this);
 
     auto* changeBox = new QWidget(this);
     m_changeTitle = new QLabel(QStringLiteral("What would change it"), changeBox);
@@ -207,9 +163,10 @@ DecisionView::DecisionView(QWidget* parent)
     splitter->addWidget(m_looksArea);
     splitter->addWidget(changeBox);
     splitter->setChildrenCollapsible(false);
-    splitter->setStretchFactor(0, 3);
+    // The criteria are the evidence: they get most of the height.
+    splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 2);
-    splitter->setStretchFactor(2, 2);
+    splitter->setStretchFactor(2, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 8, 8, 8);
@@ -254,6 +211,20 @@ void DecisionView::setData(const DashboardData& dashboard)
         showLooks();
         return;
     }
+    // The same file evaluated again (a judge's verdicts arriving, once a second): its first pass
+    // has no paired comparison yet, and criteria already decided would flash back to "open" until
+    // the comparison comes. The verdict shown stays, marked as updating, until it does.
+    const bool sameFile = !dashboard.isEmpty() && !m_data.isEmpty() && !dashboard.live && !m_data.live
+        && dashboard.sources == m_data.sources && dashboard.result->startedAt == m_data.result->startedAt;
+    if (sameFile && dashboard.evaluation && !dashboard.evaluation->hasComparison && m_data.evaluation
+        && m_data.evaluation->hasComparison && dashboard.evaluation->baseline == m_data.evaluation->baseline
+        && recommendation()) {
+        m_provisional = QStringLiteral(
+            "Updating — the results changed (new judge verdicts?); this verdict stays until the paired "
+            "comparison is computed again.");
+        m_banner->setRecommendation(recommendation(), m_provisional, m_theme);
+        return;
+    }
     m_data = dashboard;
     if (!m_profileChosen) {
         const int wanted = profileIndex(defaultProfileName());
@@ -277,11 +248,11 @@ void DecisionView::setTheme(Theme theme)
     m_description->setPalette(muted);
     m_statusLabel->setPalette(muted);
     m_errorRates->setPalette(muted);
+    m_banner->setRecommendation(recommendation(), m_provisional, theme);
     const ThemeColors& c = themeColors(theme);
     m_caveats->setStyleSheet(
         QStringLiteral("QLabel { background: %1; color: %2; border-left: 4px solid %3; padding: 6px; }")
             .arg(c.criticalBackground.name(), c.text.name(), c.criticalAccent.name()));
-    styleBanner();
     fillTable(recommendation());
     m_looksChart->setTheme(theme);
 }
@@ -369,22 +340,33 @@ std::vector<ShownOutcome> DecisionView::shownOutcomes() const
 
 QString DecisionView::decisionLabel() const
 {
-    return recommendation() ? m_decision->text() : QString();
+    return recommendation() ? m_banner->decisionText() : QString();
 }
 
 QString DecisionView::headline() const
 {
-    return recommendation() ? m_headline->text() : QString();
+    const Recommendation* rec = recommendation();
+    return rec ? rec->headline : QString();
+}
+
+QString DecisionView::verdictSentence() const
+{
+    return recommendation() ? m_banner->sentence() : QString();
+}
+
+QString DecisionView::decidingText() const
+{
+    return recommendation() ? m_banner->deciding() : QString();
 }
 
 bool DecisionView::isProvisional() const
 {
-    return recommendation() && !m_provisional->text().isEmpty();
+    return recommendation() && !m_provisional.isEmpty();
 }
 
 QString DecisionView::provisionalText() const
 {
-    return recommendation() ? m_provisional->text() : QString();
+    return recommendation() ? m_provisional : QString();
 }
 
 QString DecisionView::statusText() const
@@ -545,7 +527,6 @@ void DecisionView::showRecommendation(const Recommendation* rec)
             m_shown.push_back(shownOutcome(c, *m_data.evaluation));
     m_statusLabel->setText(m_status);
     m_statusLabel->setVisible(!m_status.isEmpty());
-    m_banner->setVisible(rec);
     m_table->setVisible(rec);
     m_change->parentWidget()->setVisible(rec);
 
@@ -555,16 +536,14 @@ void DecisionView::showRecommendation(const Recommendation* rec)
             = QStringLiteral("Provisional — run in progress: the verdict may change as requests come in.");
     else if (rec && !m_data.evaluation->hasComparison)
         provisional = QStringLiteral("Provisional — computing the paired comparison with the baseline…");
-    m_provisional->setText(provisional);
-    m_decision->setText(rec ? decisionTitle(rec->decision) : QString());
-    m_headline->setText(rec ? rec->headline : QString());
+    m_provisional = provisional;
+    m_banner->setRecommendation(rec, provisional, m_theme);
     m_errorRates->setText(rec ? errorRateStatement(*rec) : QString());
     m_errorRates->setVisible(rec);
     m_caveats->setText(rec && !rec->caveats.isEmpty()
             ? QStringLiteral("The comparison is not fair:\n• ") + rec->caveats.join(QStringLiteral("\n• "))
             : QString());
     m_caveats->setVisible(rec && !rec->caveats.isEmpty());
-    styleBanner();
     fillTable(rec);
 
     const QStringList change = rec ? rec->whatWouldChange : QStringList();
@@ -634,48 +613,7 @@ void DecisionView::showLooks()
 
 void DecisionView::fillTable(const Recommendation* rec)
 {
-    const int rows = rec ? int(rec->criteria.size()) : 0;
-    // In place: a live refresh keeps the reader's selection and scroll position.
-    m_table->setRowCount(rows);
-    for (int row = 0; row < rows; ++row) {
-        const CriterionResult& r = rec->criteria[std::size_t(row)];
-        const ShownOutcome shown = m_shown[std::size_t(row)];
-        const QString why = shown == ShownOutcome::Open ? openExplanation(m_data.live) : r.explanation;
-        const QString tip = plainToolTip(why);
-        tableCell(m_table, row, CriterionColumn)->setText(r.criterion.title);
-        tableCell(m_table, row, CriterionColumn)->setToolTip(plainToolTip(criterionTip(r.criterion)));
-        tableCell(m_table, row, RequiredColumn)->setText(r.required);
-        tableCell(m_table, row, MeasuredColumn)->setText(r.measured);
-        tableCell(m_table, row, MeasuredColumn)->setToolTip(tip);
-        QTableWidgetItem* outcome = tableCell(m_table, row, OutcomeColumn);
-        outcome->setText(shownOutcomeText(shown));
-        outcome->setData(Qt::UserRole, int(shown));
-        outcome->setToolTip(tip);
-        const OutcomeColors colors = outcomeColors(shown, m_theme);
-        outcome->setBackground(colors.background);
-        outcome->setForeground(colors.text);
-        QFont font = m_table->font();
-        font.setBold(shown == ShownOutcome::Pass || shown == ShownOutcome::Fail);
-        outcome->setFont(font);
-        tableCell(m_table, row, WhyColumn)->setText(why);
-        tableCell(m_table, row, WhyColumn)->setToolTip(tip);
-    }
-}
-
-void DecisionView::styleBanner()
-{
-    const Recommendation* rec = recommendation();
-    const ThemeColors& c = themeColors(m_theme);
-    const OutcomeColors colors
-        = rec ? decisionColors(rec->decision, m_theme) : OutcomeColors {c.window, c.text};
-    // Provisional: a dashed edge says "not final" before the words do.
-    const bool provisional = !m_provisional->text().isEmpty();
-    m_banner->setStyleSheet(
-        QStringLiteral("QFrame#decisionBanner { background: %1; border: 2px %2 %3; border-radius: 6px; }"
-                       "QLabel { color: %4; background: transparent; border: none; }"
-                       "QLabel#decision { color: %5; }")
-            .arg(colors.background.name(), provisional ? QStringLiteral("dashed") : QStringLiteral("solid"),
-                colors.text.name(), c.text.name(), colors.text.name()));
+    m_table->fill(rec, m_shown, m_data.live, m_theme);
 }
 
 } // namespace qs

@@ -4,6 +4,7 @@
 #include "model/decide/Recommendation.h"
 #include "model/decide/Sequential.h"
 #include "widgets/DashboardView.h"
+#include "widgets/decision/CriteriaTable.h"
 #include "widgets/decision/DecisionText.h"
 
 #include <QWidget>
@@ -15,12 +16,12 @@ class QFrame;
 class QLabel;
 class QPushButton;
 class QScrollArea;
-class QTableWidget;
 
 namespace qs {
 
 class LooksChart;
 class SafeTextView;
+class VerdictBanner;
 
 /// The decision, on screen: pick a decision profile (the built-ins and any the app added) and,
 /// with several candidates, the candidate; the view shows recommend()'s verdict against the
@@ -66,12 +67,15 @@ public:
     /// Per criterion of the shown verdict, in profile order, what its row shows.
     std::vector<ShownOutcome> shownOutcomes() const;
     QString decisionLabel() const; ///< "Switch", "Keep baseline", "Inconclusive"; empty when none
-    QString headline() const;
+    QString headline() const; ///< recommend()'s full headline (the banner's tooltip)
+    QString verdictSentence() const; ///< the banner's one line (VerdictSummary::sentence)
+    QString decidingText() const; ///< the banner's criteria that decided it, one per line
+    VerdictBanner* banner() const { return m_banner; }
     /// A run is in progress, or the paired comparison is still being computed: the verdict may change.
     bool isProvisional() const;
     QString provisionalText() const; ///< e.g. "Provisional — run in progress"
     QString statusText() const; ///< why nothing is shown, or an error; empty when a verdict is
-    QTableWidget* criteriaTable() const { return m_table; }
+    CriteriaTable* criteriaTable() const { return m_table; }
     QComboBox* profileBox() const { return m_profileBox; }
     QComboBox* candidateBox() const { return m_candidateBox; }
     /// An until-decided run's line under the banner (untilDecidedLine()); empty for an ordinary run.
@@ -79,8 +83,8 @@ public:
     /// The looks of an until-decided run for the candidate shown; hidden for an ordinary run.
     LooksChart* looksChart() const { return m_looksChart; }
 
-    /// The outcome comes right after the title: it is what a reader scans for.
-    enum Column { CriterionColumn, OutcomeColumn, RequiredColumn, MeasuredColumn, WhyColumn, ColumnCount };
+    /// The table's columns (CriteriaTable::Column).
+    enum Column { CriterionColumn, OutcomeColumn, MeasuredColumn, RequiredColumn, WhyColumn, ColumnCount };
 
 Q_SIGNALS:
     /// The user wants to load a profile file; the app shows a file dialog and calls addProfile().
@@ -96,7 +100,6 @@ private:
     void recommended(quint64 ticket, std::vector<Recommendation> recommendations, QString error);
     void showRecommendation(const Recommendation* rec);
     void fillTable(const Recommendation* rec);
-    void styleBanner();
     /// The until-decided line and chart for m_untilDecided, the candidate and profile shown.
     void showLooks();
     int profileIndex(const QString& idOrSource) const;
@@ -124,14 +127,12 @@ private:
     QComboBox* m_candidateBox;
     QLabel* m_description;
     QLabel* m_statusLabel;
-    QFrame* m_banner;
-    QLabel* m_decision;
-    QLabel* m_provisional;
-    QLabel* m_headline;
+    VerdictBanner* m_banner;
+    QString m_provisional; ///< the banner's "may change" line; empty when final
     QLabel* m_caveats;
     QLabel* m_looksLine;
     QLabel* m_errorRates;
-    QTableWidget* m_table;
+    CriteriaTable* m_table;
     QScrollArea* m_looksArea;
     LooksChart* m_looksChart;
     QLabel* m_changeTitle;

@@ -2,6 +2,7 @@
 #include "widgets/responses/SafeTextView.h"
 
 #include <QPointer>
+#include <QScrollBar>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocumentFragment>
@@ -120,6 +121,10 @@ void SafeTextView::setUntrustedPlainText(const QString& text)
 {
     document()->clear();
     QTextCursor(document()).insertText(text, QTextCharFormat());
+    // New text is read from its beginning: the view's cursor would otherwise follow the insertion
+    // and open it scrolled to the end.
+    moveCursor(QTextCursor::Start);
+    verticalScrollBar()->setValue(0);
 }
 
 QVariant SafeTextView::loadResource(int type, const QUrl& name)

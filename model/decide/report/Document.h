@@ -37,7 +37,7 @@ struct SampleSide {
 struct Block {
     enum class Kind { Heading, Paragraph, Bullets, Table, Image, Code, Samples, Callout };
     Kind kind = Kind::Paragraph;
-    int level = 2; ///< heading level; callout severity (0 info, 1 warning, 2 critical)
+    int level = 2; ///< heading level; callout severity (0 info, 1 warning, 2 critical, 3 good news)
     Line text; ///< heading, paragraph, callout title, image caption
     std::vector<Line> items; ///< bullets; callout body
     std::vector<Line> header; ///< table

@@ -17,6 +17,7 @@ struct Palette {
     const char16_t* criticalBg = u"#fde8e7";
     const char16_t* warningBg = u"#fff4d6";
     const char16_t* infoBg = u"#e8f1fb";
+    const char16_t* goodBg = u"#e6f4ea";
     const char16_t* headerBg = u"#eef1f4";
 };
 
@@ -122,6 +123,7 @@ QString renderHtml(const Doc& d, const QString& title, HtmlFlavor flavor)
                ".critical { background: #fde8e7; border-color: #b42318; }\n"
                ".warning { background: #fff4d6; border-color: #9a6700; }\n"
                ".info { background: #e8f1fb; border-color: #0969da; }\n"
+               ".good { background: #e6f4ea; border-color: #1a7f37; }\n"
                ".callout p { margin: .3em 0; }\n"
                "figure { margin: 1em 0; } figure img { max-width: 100%; height: auto; border: 1px solid "
                "#d0d7de; }\n"
@@ -149,9 +151,13 @@ QString renderHtml(const Doc& d, const QString& title, HtmlFlavor flavor)
             out += u"</ul>\n"_s;
             break;
         case Block::Kind::Callout: {
-            const QString cls = b.level == 2 ? u"critical"_s : b.level == 1 ? u"warning"_s : u"info"_s;
+            const QString cls = b.level == 3 ? u"good"_s
+                : b.level == 2               ? u"critical"_s
+                : b.level == 1               ? u"warning"_s
+                                             : u"info"_s;
             if (rich) {
-                const QString bg = QString::fromUtf16(b.level == 2 ? p.criticalBg
+                const QString bg = QString::fromUtf16(b.level == 3 ? p.goodBg
+                        : b.level == 2                             ? p.criticalBg
                         : b.level == 1                             ? p.warningBg
                                                                    : p.infoBg);
                 out += u"<table width=\"100%\" cellspacing=\"0\" cellpadding=\"6\" border=\"0\" "

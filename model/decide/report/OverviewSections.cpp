@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "model/decide/VerdictSummary.h"
 #include "model/decide/report/ReportText.h"
 #include "model/decide/report/Sections.h"
 
@@ -31,13 +32,68 @@ void titleSection(Doc& d, const Context& cx)
             {bold(u"This run is INCOMPLETE"_s),
                 plain(u" (cancelled or recovered from a journal): some tests have fewer runs than planned."_s
                     + (cx.run.note.isEmpty() ? QString() : u" "_s + cx.run.note))});
+}
 
-    // The answer first: a reader who stops here must not come away with more than the data says.
-    for (const Recommendation& r : cx.in.recommendations)
-        paragraph(d, decisionLine(r));
-    if (cx.in.recommendations.empty())
+void summarySection(Doc& d, const Context& cx)
+{
+    // The answer first: a reader who stops at page 1 must not come away with more than the data
+    // says, nor with less than the reasons.
+    heading(d, 2, u"Summary"_s);
+    if (cx.in.recommendations.empty()) {
         paragraph(
             d, line(u"No recommendation: a recommendation needs a baseline and at least one candidate."_s));
+        return;
+    }
+    for (const Recommendation& r : cx.in.recommendations) {
+        if (cx.in.recommendations.size() > 1)
+            heading(d, 3, r.candidateLabel + u" vs "_s + r.baselineLabel);
+        const VerdictSummary s = summarizeVerdict(r);
+        Block verdict;
+        verdict.kind = Block::Kind::Callout;
+        verdict.level = r.decision == Recommendation::Decision::Switch ? 3
+            : r.decision == Recommendation::Decision::KeepBaseline     ? 2
+                                                                       : 1;
+        verdict.text = {bold(u"Recommendation: "_s), {decisionStyle(r.decision), decisionWord(r.decision)},
+            plain(u" — "_s + s.sentence)};
+        verdict.items.push_back({italic(u"Criteria of the profile: "_s), plain(s.counts())});
+        d.push_back(std::move(verdict));
+        if (!s.deciding.empty()) {
+            Block t
+                = table({line(s.decidingTitle), line(u"Measured"_s), line(u"Required"_s), line(u"Result"_s)},
+                    {false, false, false, false});
+            for (int i : s.deciding) {
+                const CriterionResult& c = r.criteria[std::size_t(i)];
+                t.rows.push_back({line(c.criterion.title.isEmpty() ? c.criterion.id : c.criterion.title),
+                    line(c.measured), line(c.required), {outcomeCell(c.outcome)}});
+            }
+            d.push_back(std::move(t));
+            if (s.moreDeciding > 0)
+                paragraph(d,
+                    line(u"… and %1 more: every criterion is in the Verdict section."_s.arg(s.moreDeciding)));
+        }
+        if (!r.caveats.isEmpty())
+            paragraph(d, {bold(u"Not a fair comparison: "_s), plain(r.caveats.join(u"; "_s))});
+        if (!r.whatWouldChange.isEmpty())
+            paragraph(d, {bold(u"What would change it first: "_s), plain(r.whatWouldChange.front())});
+        paragraph(d, {italic(errorRateStatement(r))});
+    }
+    int warnings = 0;
+    int critical = 0;
+    for (const Guardrail& g : cx.ev.guardrails) {
+        warnings += g.severity == Guardrail::Severity::Warning ? 1 : 0;
+        critical += g.severity == Guardrail::Severity::Critical ? 1 : 0;
+    }
+    if (warnings + critical > 0) {
+        QStringList titles;
+        for (const Guardrail& g : cx.ev.guardrails)
+            if (g.severity != Guardrail::Severity::Info)
+                titles << g.title;
+        paragraph(d,
+            {bold(critical > 0
+                     ? u"%1 critical and %2 other methodology warnings: "_s.arg(critical).arg(warnings)
+                     : u"%1 methodology warnings: "_s.arg(warnings)),
+                plain(titles.join(u"; "_s) + u" (each with its evidence under \"Read this first\")."_s)});
+    }
 }
 
 void endpointsSection(Doc& d, const Context& cx)

@@ -8,7 +8,10 @@
 // its blocks to the document.
 namespace qs::report {
 
-void titleSection(Doc& d, const Context& cx); ///< title, date, the recommendation in one paragraph
+void titleSection(Doc& d, const Context& cx); ///< title, date, sources
+/// The answer on page 1: per candidate the verdict in one sentence, the criteria that decided it
+/// with their figures, what would change it first and the error rates; the warnings by title.
+void summarySection(Doc& d, const Context& cx);
 void endpointsSection(Doc& d, const Context& cx); ///< the endpoints compared
 void warningsSection(Doc& d, const Context& cx); ///< every methodology warning
 void methodologySection(Doc& d, const Context& cx);
