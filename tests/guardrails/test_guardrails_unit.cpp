@@ -339,7 +339,7 @@ TEST(Guardrails, BatchedEventsSmallDifferencesAndSingleOutliersAreNotFlagged)
 
 // ---- runs ----------------------------------------------------------------------------------------------
 
-TEST(Guardrails, FewerThanFiveRunsAreFlagged)
+TEST(Guardrails, FewerThanFiveRunsAreANoteNotAWarning)
 {
     RunBuilder b;
     b.addEndpoint({QStringLiteral("A"), QStringLiteral("qwen3.5-9b-nvfp4")});
@@ -348,6 +348,9 @@ TEST(Guardrails, FewerThanFiveRunsAreFlagged)
     b.standardTests(2, 3);
     const auto g = checkGuardrails(b.run);
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("few_runs")}) << describe(g);
+    // Repeats of one prompt steady its own row; they are not evidence about the endpoints (§9.7).
+    EXPECT_EQ(g[0].severity, Guardrail::Severity::Info);
+    EXPECT_TRUE(g[0].advice.contains(QStringLiteral("distinct prompts"))) << g[0].advice.toStdString();
     EXPECT_TRUE(contains(g[0].evidence, "\"A\": factual n=3, weather n=3, chat n=3, chat turn 2 n=3"))
         << g[0].evidence.toStdString();
     EXPECT_EQ(g[0].tests,
@@ -381,7 +384,8 @@ TEST(Guardrails, TheSeedsColdStartInAnN3TableIsFlagged)
         b.text(1, QStringLiteral("greeting"), i, false, q4[i - 1]);
     }
     const auto g = checkGuardrails(b.run);
-    ASSERT_EQ(ids(g), QStringList({QStringLiteral("few_runs"), QStringLiteral("cold_start")})) << describe(g);
+    // Warnings before notes: the cold start matters; few repeats are only a note (§9.7).
+    ASSERT_EQ(ids(g), QStringList({QStringLiteral("cold_start"), QStringLiteral("few_runs")})) << describe(g);
     const Guardrail* c = find(g, "cold_start");
     EXPECT_EQ(c->severity, Guardrail::Severity::Warning);
     EXPECT_TRUE(contains(c->evidence,
@@ -665,7 +669,7 @@ TEST(Guardrails, OneCorruptedStreamIsNamedWithItsEndpoint)
     const auto g = checkGuardrails(b.run);
     // One is below the `failures` rate, but a corrupted stream is worth a warning of its own; and
     // being a failure, it leaves its cell one successful run short (`few_runs`).
-    ASSERT_EQ(ids(g), (QStringList {QStringLiteral("few_runs"), QStringLiteral("malformed_streams")}))
+    ASSERT_EQ(ids(g), (QStringList {QStringLiteral("malformed_streams"), QStringLiteral("few_runs")}))
         << describe(g);
     const Guardrail* m = find(g, "malformed_streams");
     EXPECT_TRUE(contains(m->evidence, "\"NVFP4\": 1 of ")) << m->evidence.toStdString();
@@ -683,6 +687,12 @@ TEST(Guardrails, ParallelArmsOnOneMachine)
     b.run.endpoints[1].endpoint.baseUrl = QUrl(QStringLiteral("http://127.0.0.1:8000"));
     const auto g = checkGuardrails(b.run);
     ASSERT_EQ(ids(g), QStringList {QStringLiteral("parallel_same_host")}) << describe(g);
+
+    // The dashboard's demo: two simulated endpoints side by side share no GPU, their timings are
+    // scheduled; parallel order spoils nothing there, and the demo must not warn about itself.
+    for (RunEndpoint& e : b.run.endpoints)
+        e.simulated = true;
+    EXPECT_EQ(ids(checkGuardrails(b.run)), QStringList {QStringLiteral("simulated_endpoints")});
 }
 
 // ---- output ---------------------------------------------------------------------------------------------

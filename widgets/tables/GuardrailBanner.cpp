@@ -116,6 +116,12 @@ QString GuardrailBanner::headline() const
 
 void GuardrailBanner::setData(const DashboardData& dashboard)
 {
+    if (dashboard.live != m_live) {
+        m_live = dashboard.live;
+        reserveRoom();
+        if (m_guardrails.empty())
+            rebuild(); // the "none so far" line comes or goes
+    }
     if (!dashboard.isEmpty() && !dashboard.evaluation)
         return; // still being evaluated: keep what is shown rather than flicker
     std::vector<Guardrail> guardrails;
@@ -150,6 +156,19 @@ void GuardrailBanner::setExpanded(bool expanded)
         m_more->setVisible(hidden > 0);
     }
     m_area->updateGeometry();
+    reserveRoom();
+}
+
+void GuardrailBanner::reserveRoom()
+{
+    if (!m_live || m_expanded) {
+        setMinimumHeight(0);
+        return;
+    }
+    // The headline, CollapsedRows one-line rows and the "… and N more" line, as laid out above.
+    const int line = fontMetrics().height();
+    const int row = line + 10 + 4;
+    setMinimumHeight(6 + 8 + line + 4 + CollapsedRows * row + line + 2);
 }
 
 void GuardrailBanner::rebuild()
@@ -178,7 +197,9 @@ void GuardrailBanner::rebuild()
     const QString verdict = critical ? QStringLiteral("this comparison may mislead")
         : warnings                   ? QStringLiteral("read the numbers with these in mind")
                                      : QStringLiteral("worth knowing");
-    m_headline->setText(parts.join(QStringLiteral(", ")) + QStringLiteral(": ") + verdict);
+    m_headline->setText(m_guardrails.empty()
+            ? QStringLiteral("No methodology warnings so far: the checks run again as the answers come in")
+            : parts.join(QStringLiteral(", ")) + QStringLiteral(": ") + verdict);
 
     const ThemeColors& c = themeColors(m_theme);
     QFont chipFont = font();
@@ -252,7 +273,8 @@ void GuardrailBanner::rebuild()
     m_more->setContentsMargins(14, 0, 0, 2);
     m_rows->addWidget(m_more);
     setExpanded(m_expanded);
-    setVisible(!m_guardrails.empty());
+    m_toggle->setVisible(!m_guardrails.empty());
+    setVisible(!m_guardrails.empty() || m_live);
 }
 
 } // namespace qs

@@ -36,6 +36,10 @@ private:
     std::vector<Guardrail> m_guardrails;
     Theme m_theme = Theme::Light;
     bool m_expanded = false;
+    /// A run is in progress: the collapsed banner keeps the room of CollapsedRows rows from the
+    /// start, so warnings arriving one by one never push the tabs down under the reader.
+    bool m_live = false;
+    void reserveRoom();
     QLabel* m_headline;
     QToolButton* m_toggle;
     QVBoxLayout* m_rows;

@@ -21,6 +21,7 @@ using json = nlohmann::json;
 // ---- thresholds (docs/guardrails.md explains each) ------------------------------------------
 
 constexpr int kMinRuns = 5; // measured successful runs per endpoint × test (× turn × level)
+
 constexpr double kColdFactor = 3.0; // first measured TTFT vs the median of the other runs…
 constexpr double kColdAbsoluteMs = 500; // …and at least this much slower
 constexpr double kCacheShare = 0.9; // cached prompt tokens / prompt tokens that make a "cache hit"
