@@ -4,6 +4,7 @@
 #include "widgets/ResponsiveGrid.h"
 #include "widgets/ViewParts.h"
 #include "widgets/campaign/CampaignView.h"
+#include "widgets/charts/ChartCrosshair.h"
 #include "widgets/charts/LatencyLengthChart.h"
 #include "widgets/charts/LiveThroughputChart.h"
 #include "widgets/charts/MetricByTestChart.h"
@@ -51,6 +52,12 @@ void MainWindow::buildViews()
     auto* quality = new QualityMatrixView;
     m_responses = new ResponsesView;
     auto* statistics = new StatisticsView;
+    // One crosshair for the window: hovering a chart marks the same second of the run, turn or
+    // test in the others (charts whose x means something else ignore it).
+    auto* crosshair = new ChartCrosshair(this);
+    for (ChartPanel* chart : std::initializer_list<ChartPanel*> {
+             ttftTurn, ttftTest, decode, latency, promptScaling, m_liveChart, m_serverCharts})
+        crosshair->join(chart);
 
     auto* chartsPage = new ResponsiveGrid(1100);
     const std::pair<QWidget*, QString> cells[] = {{ttftTurn, QStringLiteral("ttft-turn")},

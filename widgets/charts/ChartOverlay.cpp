@@ -16,6 +16,11 @@ constexpr double offsetPx = 14; ///< between the pointer and the box
 
 } // namespace
 
+QString exploreHint()
+{
+    return QStringLiteral("wheel: zoom · drag: pan · double-click or Esc: reset");
+}
+
 QRectF paintReadoutBox(
     QPainter& p, const QList<ReadoutLine>& lines, const QPointF& anchor, const QRectF& bounds, Theme theme)
 {

@@ -18,6 +18,9 @@ namespace qs {
 QRectF paintReadoutBox(
     QPainter& p, const QList<ReadoutLine>& lines, const QPointF& anchor, const QRectF& bounds, Theme theme);
 
+/// The gestures every explorable chart takes, as its plot's corner says them.
+QString exploreHint();
+
 /// What is drawn over a chart while it is explored: the crosshair (a vertical line, or a band
 /// over a category), the readout box, and a one-line hint of the gestures in the plot's corner.
 /// A child item of the chart, above its series; it never takes the mouse.

@@ -41,7 +41,7 @@ QString definitionHtml(const QString& text)
 
 QString ChartPanel::gestureHint()
 {
-    return QStringLiteral("wheel: zoom · drag: pan · double-click or Esc: reset");
+    return exploreHint();
 }
 
 ChartPanel::ChartPanel(QWidget* parent)

@@ -34,13 +34,15 @@ QColor opaque(QColor c)
     return c;
 }
 
-/// The point of `series` whose x is nearest `x` on screen, and how far it is in pixels.
-std::optional<std::pair<QPointF, double>> nearestInX(QChart* chart, QXYSeries* series, double px)
+/// The point of `series` whose x is nearest `x` on screen, and how far it is in pixels; mapped
+/// through the axes of `on` (a band's edges are not on the chart themselves: their band is).
+std::optional<std::pair<QPointF, double>> nearestInX(
+    QChart* chart, QXYSeries* series, double px, QAbstractSeries* on = nullptr)
 {
     std::optional<std::pair<QPointF, double>> best;
     const QList<QPointF> points = series->points();
     for (const QPointF& p : points) {
-        const double d = std::abs(chart->mapToPosition(p, series).x() - px);
+        const double d = std::abs(chart->mapToPosition(p, on ? on : series).x() - px);
         if (!best || d < best->second)
             best = {p, d};
     }
@@ -98,8 +100,8 @@ Readout linesAt(QChart* chart, double px, const ReadoutFormat& format)
         if (auto* area = qobject_cast<QAreaSeries*>(s)) {
             if (!area->upperSeries() || !area->lowerSeries())
                 continue;
-            const auto hi = nearestInX(chart, area->upperSeries(), atPx);
-            const auto lo = nearestInX(chart, area->lowerSeries(), atPx);
+            const auto hi = nearestInX(chart, area->upperSeries(), atPx, area);
+            const auto lo = nearestInX(chart, area->lowerSeries(), atPx, area);
             if (hi && lo && hi->second <= sameXPx && lo->second <= sameXPx)
                 bands.append({QStringLiteral("%1 · %2–%3")
                                   .arg(nameOf(area), readoutNumber(lo->first.y()),

@@ -100,6 +100,7 @@ void ServerCharts::beginLive(const QStringList& endpointLabels)
     m_built = nullptr;
     m_spansOf = nullptr;
     m_live = true;
+    m_plot->resetZoom(); // a new run: follow it
     m_timer->start();
     refresh();
 }

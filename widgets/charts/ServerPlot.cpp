@@ -414,7 +414,7 @@ void ServerPlot::paintCrosshair(QPainter& p, const QRect& area, int bottom) cons
         p.setFont(small);
         p.setPen(c.mutedText);
         p.drawText(QRect(area.left(), 0, area.width(), area.top()), Qt::AlignRight | Qt::AlignVCenter,
-            QStringLiteral("wheel: zoom · drag: pan · double-click or Esc: reset"));
+            exploreHint());
         p.restore();
     }
 }
