@@ -138,7 +138,8 @@ TEST(NoMarkdown, SeedShapesFailWithRanges)
     const RequestRecord heading = answer(QStringLiteral("### Overview\n\nRainbows form when light bends."));
     const GateResult h = judge(kMarkdown, heading);
     ASSERT_TRUE(h.failed());
-    EXPECT_TRUE(hasRange(h, heading, QStringLiteral("heading"), QStringLiteral("### O")));
+    // The markup only, not the heading's first letter (issue #26: the highlight covered "### O").
+    EXPECT_TRUE(hasRange(h, heading, QStringLiteral("heading"), QStringLiteral("### ")));
 
     const RequestRecord bullets = answer(QStringLiteral("Try this.\n\n- Take a walk.\n- Call a friend."));
     const GateResult l = judge(kMarkdown, bullets);
@@ -146,6 +147,7 @@ TEST(NoMarkdown, SeedShapesFailWithRanges)
     EXPECT_EQ(std::count_if(
                   l.ranges.begin(), l.ranges.end(), [](const TextRange& r) { return r.what == u"bullet"; }),
         2);
+    EXPECT_TRUE(hasRange(l, bullets, QStringLiteral("bullet"), QStringLiteral("- ")));
 }
 
 TEST(NoMarkdown, EveryKindIsRecognised)

@@ -4,6 +4,7 @@
 // runs and refreshes, the empty, live and failed states, and its screenshots.
 #include "ResponsesTestSupport.h"
 #include "WidgetTestSupport.h"
+#include "model/gates/GateWords.h"
 #include "model/gates/QualityGates.h"
 #include "widgets/responses/ResponseColumn.h"
 #include "widgets/responses/ResponseFormatting.h"
@@ -119,7 +120,9 @@ private Q_SLOTS:
                 }
                 QVERIFY2(b, qPrintable(g));
                 const bool pass = v.get<bool>();
-                QCOMPARE(b->text(), (pass ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + g);
+                // Words, not the gate's id (issue #26): "✗ No markdown".
+                QCOMPARE(
+                    b->text(), (pass ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + gateWords(g)->title);
                 const QColor bg = pass ? themeColors(Theme::Light).passBackground
                                        : themeColors(Theme::Light).failBackground;
                 QVERIFY(b->styleSheet().contains(bg.name()));
@@ -133,9 +136,14 @@ private Q_SLOTS:
         }
         // The nvfp4-like answer leaked thinking and wrote bullets.
         QCOMPARE(view.column(1)->findChild<QLabel*>(QStringLiteral("gate:no_markdown"))->text(),
-            QStringLiteral("✗ no_markdown"));
+            QStringLiteral("✗ No markdown"));
         QCOMPARE(view.column(0)->findChild<QLabel*>(QStringLiteral("gate:no_markdown"))->text(),
-            QStringLiteral("✓ no_markdown"));
+            QStringLiteral("✓ No markdown"));
+        // Why, in words on the column, not only in a tooltip.
+        auto* reasons = view.column(1)->findChild<QLabel*>(QStringLiteral("gateReasons"));
+        QVERIFY(reasons && !reasons->isHidden());
+        QVERIFY2(reasons->text().contains(QStringLiteral("✗ No markdown: ")), qPrintable(reasons->text()));
+        QVERIFY(view.column(0)->findChild<QLabel*>(QStringLiteral("gateReasons"))->isHidden());
     }
 
     void rawAnswerIsHighlightedAtTheGatesRanges()
@@ -365,7 +373,7 @@ private Q_SLOTS:
         QCOMPARE(doc->toPlainText(), leaked->request.response.content);
         QCOMPARE(backgroundAt(doc, 0), themeColors(Theme::Light).toolTextSpan);
         QCOMPARE(view.column(1)->findChild<QLabel*>(QStringLiteral("gate:tool_call"))->text(),
-            QStringLiteral("✗ tool_call"));
+            QStringLiteral("✗ Tool call"));
         QVERIFY(view.column(1)
                     ->findChild<QLabel*>(QStringLiteral("gate:tool_call"))
                     ->toolTip()

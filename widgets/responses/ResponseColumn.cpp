@@ -2,6 +2,7 @@
 #include "widgets/responses/ResponseColumn.h"
 
 #include "model/evaluate/Fidelity.h"
+#include "model/gates/GateWords.h"
 #include "model/gates/QualityGates.h"
 #include "widgets/fidelity/FidelityText.h"
 #include "widgets/responses/FlowLayout.h"
@@ -142,6 +143,14 @@ ResponseColumn::ResponseColumn(QWidget* parent)
     m_badgesBox = new QWidget;
     m_badges = new FlowLayout(m_badgesBox, 5, 5);
     layout->addWidget(m_badgesBox);
+    // Why a gate failed, in words, where it is read (not only in a badge's tooltip).
+    m_gateReasons = new QLabel;
+    m_gateReasons->setObjectName(QStringLiteral("gateReasons"));
+    m_gateReasons->setTextFormat(Qt::PlainText);
+    m_gateReasons->setWordWrap(true);
+    m_gateReasons->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_gateReasons->hide();
+    layout->addWidget(m_gateReasons);
 
     m_failure = new QLabel;
     m_failure->setObjectName(QStringLiteral("failure"));
@@ -386,6 +395,7 @@ void ResponseColumn::rebuildHeader()
     const ThemeColors& c = themeColors(m_theme);
     m_metrics->clear();
     m_badges->clear();
+    m_gateReasons->hide();
     if (!m_record) {
         m_subtitle->setText(QStringLiteral("No response for this selection yet."));
         m_metricsBox->hide();
@@ -423,6 +433,7 @@ void ResponseColumn::rebuildHeader()
 
     // One badge per judged gate; the gates that do not apply are summed up in one muted badge.
     QStringList notApplicable;
+    QStringList reasons;
     for (const QString& gate : gateNames()) {
         const std::string key = gate.toStdString();
         const nlohmann::json details
@@ -439,7 +450,12 @@ void ResponseColumn::rebuildHeader()
                 tip += QStringLiteral(" (%1)").arg(failureClass);
             if (!reason.isEmpty())
                 tip += u'\n' + reason;
-            m_badges->addWidget(badge((pass ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + gate, tip,
+            const GateWords* words = gateWords(gate);
+            const QString title = words ? words->title : gate;
+            if (!pass)
+                reasons << QStringLiteral("✗ ") + title
+                        + (reason.isEmpty() ? QString() : QStringLiteral(": ") + reason);
+            m_badges->addWidget(badge((pass ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + title, tip,
                 pass ? c.passBackground : c.failBackground, pass ? c.pass : c.criticalAccent,
                 QStringLiteral("gate:") + gate));
         } else {
@@ -454,6 +470,9 @@ void ResponseColumn::rebuildHeader()
                 QStringLiteral("gates:not_applicable")));
     }
     m_badgesBox->show();
+    m_gateReasons->setText(reasons.join(u'\n'));
+    m_gateReasons->setStyleSheet(QStringLiteral("color: %1;").arg(c.criticalAccent.name()));
+    m_gateReasons->setVisible(!reasons.isEmpty());
 
     const Failure& f = request.failure;
     if (f.isFailure()) {

@@ -96,6 +96,7 @@ private:
     QWidget* m_badgesBox = nullptr;
     FlowLayout* m_badges = nullptr;
     QLabel* m_failure = nullptr;
+    QLabel* m_gateReasons = nullptr; ///< each failed gate's title and reason, one per line
     RubricVerdictBox* m_rubric = nullptr;
     QToolButton* m_reasoningToggle = nullptr;
     SafeTextView* m_reasoning = nullptr;
