@@ -9,6 +9,7 @@
 #include "widgets/charts/TtftTurnChart.h"
 #include "widgets/decision/DecisionView.h"
 #include "widgets/fidelity/FidelityView.h"
+#include "widgets/responses/AnswerGrid.h"
 #include "widgets/responses/ResponsesView.h"
 #include "widgets/tables/GuardrailBanner.h"
 #include "widgets/tables/QualityMatrixView.h"
@@ -42,6 +43,9 @@ const std::vector<ViewInfo>& dashboardViews()
         {QStringLiteral("server"), QStringLiteral("Server: requests, KV cache, memory, power"),
             QSize(960, 760),
             QStringLiteral("what each server reported while it answered (its /metrics, exporters)")},
+        {QStringLiteral("answers"), QStringLiteral("Answers: every test × endpoint"), QSize(1200, 900),
+            QStringLiteral(
+                "every test's answers per endpoint, the gates' verdicts in words, one conversation")},
         {QStringLiteral("responses"), QStringLiteral("Side-by-side responses"), QSize(1200, 760),
             QStringLiteral("one prompt's answers side by side, gate failures highlighted")},
         {QStringLiteral("quality"), QStringLiteral("Quality matrix"), QSize(900, 480),
@@ -95,6 +99,8 @@ std::unique_ptr<QWidget> createDataView(const QString& name, const DashboardData
         make(new PromptScalingChart)->setControlsVisible(false);
     else if (name == u"server")
         make(new ServerCharts)->setControlsVisible(false);
+    else if (name == u"answers")
+        make(new AnswerGrid);
     else if (name == u"responses")
         make(new ResponsesView);
     else if (name == u"quality")

@@ -15,6 +15,7 @@
 #include "widgets/fidelity/FidelityView.h"
 #include "widgets/panels/EndpointsPanel.h"
 #include "widgets/panels/RunPanel.h"
+#include "widgets/responses/AnswerGrid.h"
 #include "widgets/responses/ResponsesView.h"
 #include "widgets/tables/GuardrailBanner.h"
 #include "widgets/tables/QualityMatrixView.h"
@@ -82,6 +83,18 @@ void MainWindow::buildViews()
         QStringLiteral("What each server reported while it answered: requests running and waiting, KV cache, "
                        "memory, power"));
     m_named.emplace_back(QStringLiteral("server"), m_serverCharts);
+    // Every test × endpoint at a glance first; a row opens in the side-by-side view.
+    auto* answers = new AnswerGrid;
+    m_tabs->addTab(answers, QStringLiteral("Answers"));
+    m_tabs->setTabToolTip(m_tabs->count() - 1,
+        QStringLiteral(
+            "Every test's answers, one column per endpoint, the gates' verdicts in words; the whole "
+            "conversation below; double-click to open it side by side"));
+    m_named.emplace_back(QStringLiteral("answers"), answers);
+    connect(answers, &AnswerGrid::openRequested, this, [this](const QString& test, int turn, int iteration) {
+        if (m_responses->select(test, turn, iteration))
+            revealView(QStringLiteral("responses"));
+    });
     m_tabs->addTab(m_responses, QStringLiteral("Responses"));
     m_tabs->addTab(statistics, QStringLiteral("Statistics"));
     auto* fidelity = new FidelityView;
@@ -136,7 +149,7 @@ void MainWindow::buildViews()
     m_named.emplace_back(QStringLiteral("run"), m_runPanel);
 
     m_views = {m_banner, ttftTurn, ttftTest, decode, latency, promptScaling, m_liveChart, m_serverCharts,
-        quality, m_responses, statistics, fidelity, m_decision};
+        quality, answers, m_responses, statistics, fidelity, m_decision};
 
     m_statusFile = new QLabel;
     statusBar()->addPermanentWidget(m_statusFile);

@@ -240,6 +240,13 @@ void writeRawAnswer(
 {
     doc->clear();
     QTextCursor cursor(doc);
+    insertAnswer(cursor, record, theme, mark);
+}
+
+void insertAnswer(
+    QTextCursor& cursor, const RunRecord& record, Theme theme, const std::optional<DivergenceMark>& mark)
+{
+    QTextDocument* doc = cursor.document();
     const AssembledResponse& response = record.request.response;
     const QString& content = response.content;
     int start = answerStart(record.request);
@@ -341,6 +348,34 @@ void appendToolCalls(QTextDocument* doc, const std::vector<ToolCall>& calls, The
                 QStringLiteral("The arguments are not valid JSON: shown exactly as sent."), note);
         }
     }
+}
+
+QString lastUserMessage(const nlohmann::json& body)
+{
+    const auto text = [](const nlohmann::json& object, const char* key) -> QString {
+        const auto it = object.is_object() ? object.find(key) : object.end();
+        return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>())
+                                                     : QString();
+    };
+    if (!body.is_object() || !body.contains("messages") || !body.at("messages").is_array())
+        return {};
+    const nlohmann::json& messages = body.at("messages");
+    for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
+        if (text(*it, "role") != u"user")
+            continue;
+        const auto content = it->find("content");
+        if (content == it->end())
+            return {};
+        if (content->is_string())
+            return QString::fromStdString(content->get<std::string>());
+        QStringList parts;
+        if (content->is_array())
+            for (const nlohmann::json& part : *content)
+                if (text(part, "type") == u"text")
+                    parts << text(part, "text");
+        return parts.join(u'\n');
+    }
+    return {};
 }
 
 } // namespace qs

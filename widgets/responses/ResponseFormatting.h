@@ -36,6 +36,10 @@ QString spanLabel(SpanKind kind); ///< legend text, e.g. "Markdown syntax"
 QString spanDescription(SpanKind kind); ///< legend tooltip: what the gate looks for
 QColor spanColor(SpanKind kind, Theme theme); ///< a background from themeColors()
 
+/// The text of the last user message of a chat request body (string or text parts): the prompt of
+/// a record's turn as it was sent.
+QString lastUserMessage(const nlohmann::json& body);
+
 /// `text` as a tooltip that is never read as HTML (QToolTip guesses rich text from the content,
 /// and gate reasons quote model output such as "<think>").
 QString plainToolTip(const QString& text);
@@ -85,6 +89,10 @@ QTextCharFormat divergenceFormat(Theme theme, const QString& tip);
 /// The answer exactly as sent (from answerStart), highlighted, then the tool calls; with a
 /// divergence mark from mark->begin to the end of the answer when given.
 void writeRawAnswer(QTextDocument* doc, const RunRecord& record, Theme theme,
+    const std::optional<DivergenceMark>& mark = std::nullopt);
+/// writeRawAnswer() at `cursor`, into a document that holds more (a whole conversation); the tool
+/// calls go at the document's end.
+void insertAnswer(QTextCursor& cursor, const RunRecord& record, Theme theme,
     const std::optional<DivergenceMark>& mark = std::nullopt);
 /// The reasoning field and the leaked thinking, each under a label, highlighted.
 void writeReasoning(QTextDocument* doc, const RunRecord& record, Theme theme);

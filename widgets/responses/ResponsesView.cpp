@@ -32,30 +32,6 @@ QString stringAt(const nlohmann::json& object, const char* key)
     return it != object.end() && it->is_string() ? QString::fromStdString(it->get<std::string>()) : QString();
 }
 
-/// The text of the last user message of a chat request body (string or text parts).
-QString lastUserMessage(const nlohmann::json& body)
-{
-    if (!body.is_object() || !body.contains("messages") || !body.at("messages").is_array())
-        return {};
-    const nlohmann::json& messages = body.at("messages");
-    for (auto it = messages.rbegin(); it != messages.rend(); ++it) {
-        if (stringAt(*it, "role") != u"user")
-            continue;
-        const auto content = it->find("content");
-        if (content == it->end())
-            return {};
-        if (content->is_string())
-            return QString::fromStdString(content->get<std::string>());
-        QStringList parts;
-        if (content->is_array())
-            for (const nlohmann::json& part : *content)
-                if (stringAt(part, "type") == u"text")
-                    parts << stringAt(part, "text");
-        return parts.join(u'\n');
-    }
-    return {};
-}
-
 /// In how many gates some endpoints failed and others did not. Pass against not applicable is no
 /// difference in quality (a proper tool call leaves no text to judge for markdown), so only a
 /// failure counts.
