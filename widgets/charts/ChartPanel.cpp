@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QPainter>
 #include <QSignalBlocker>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -37,6 +38,25 @@ QString definitionHtml(const QString& text)
         + QStringLiteral("</p></td></tr></table>");
 }
 
+/// The definition's marker: an "i" in a ring, painted (no font is sure to have "ⓘ").
+QPixmap infoMarker(const QColor& color, const QFont& font, qreal dpr)
+{
+    const int size = QFontMetrics(font).height();
+    QPixmap pixmap(QSize(size, size) * dpr);
+    pixmap.setDevicePixelRatio(dpr);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(color, 1.2));
+    p.drawEllipse(QRectF(1, 1, size - 2, size - 2));
+    QFont bold = font;
+    bold.setBold(true);
+    bold.setPixelSize(std::max(8, size * 2 / 3));
+    p.setFont(bold);
+    p.drawText(QRectF(0, 0, size, size), Qt::AlignCenter, QStringLiteral("i"));
+    return pixmap;
+}
+
 } // namespace
 
 QString ChartPanel::gestureHint()
@@ -51,7 +71,7 @@ ChartPanel::ChartPanel(QWidget* parent)
     , m_controls(new QHBoxLayout)
     , m_title(new QLabel)
     , m_controlsBox(new QWidget)
-    , m_info(new QLabel(QStringLiteral("ⓘ")))
+    , m_info(new QLabel)
     , m_resetZoom(new QToolButton)
     , m_explorer(new ChartExplorer(m_view, this))
     , m_overlay(new ChartOverlay(m_view->chart()))
@@ -74,12 +94,9 @@ ChartPanel::ChartPanel(QWidget* parent)
 
     // The definition behind a marker beside the title: on demand, never over the data.
     m_info->setObjectName(QStringLiteral("definitionMarker"));
-    m_info->setTextFormat(Qt::PlainText);
+    m_info->setAccessibleName(QStringLiteral("Definition"));
     m_info->setCursor(Qt::WhatsThisCursor);
     m_info->hide();
-    QFont infoFont = m_info->font();
-    infoFont.setPointSizeF(infoFont.pointSizeF() * 1.1);
-    m_info->setFont(infoFont);
     auto* titleRow = new QHBoxLayout;
     titleRow->setSpacing(6);
     titleRow->addWidget(m_title);
@@ -326,7 +343,7 @@ void ChartPanel::applyTheme()
     QPalette muted = p;
     muted.setColor(QPalette::WindowText, c.mutedText);
     m_subtitle->setPalette(muted);
-    m_info->setPalette(muted);
+    m_info->setPixmap(infoMarker(c.mutedText, font(), devicePixelRatioF()));
     m_view->setBackgroundBrush(c.base);
     applyChartTheme(chart(), m_theme);
     m_overlay->setTheme(m_theme);

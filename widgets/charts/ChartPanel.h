@@ -27,7 +27,7 @@ class ChartOverlay;
 
 /// The frame every chart shares: a QChartView with a title, a one-line subtitle (units, what
 /// is plotted, "no data yet" states), an optional row of controls, and the metric's definition
-/// behind an "ⓘ" beside the title (word-wrapped; the plot itself keeps its tooltips for data).
+/// behind an "ⓘ" beside the title (word-wrapped; never over the plot, where the readout is).
 /// Subclasses build their series in setData().
 ///
 /// Every chart can be explored the same way (ChartExplorer): over the plot, a compact readout

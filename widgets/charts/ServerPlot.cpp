@@ -4,7 +4,6 @@
 #include "widgets/charts/ChartOverlay.h"
 #include "widgets/charts/NiceScale.h"
 
-#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -294,14 +293,10 @@ QList<ReadoutLine> ServerPlot::readoutLines(const QPoint& pos) const
 bool ServerPlot::event(QEvent* event)
 {
     if (event->type() == QEvent::ToolTip) {
-        const auto* help = static_cast<QHelpEvent*>(event);
-        if (chartArea().contains(help->pos()) && m_message.isEmpty()) {
-            // The readout box is drawn under the pointer: no tooltip may cover it.
-            event->accept();
-            return true;
-        }
-        event->ignore(); // elsewhere, the panel's definition
-        return false;
+        // The readout box is drawn under the pointer, and the empty state's text says what to
+        // do: the definition (behind the panel's ⓘ) may cover neither.
+        event->accept();
+        return true;
     }
     return QWidget::event(event);
 }
