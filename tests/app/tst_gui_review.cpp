@@ -143,6 +143,14 @@ private Q_SLOTS:
         auto* responses = qobject_cast<ResponsesView*>(w.viewWidget(QStringLiteral("responses")));
         QCOMPARE(responses->columnCount(), 4);
         QVERIFY(w.currentFile().isEmpty()); // a combination is not one file: Save asks where
+        // Issue #26: four answer columns once widened the window to 1800 px (and it was
+        // remembered); at the default size everything fits the window as it is.
+        const QSize size = w.size();
+        w.revealView(QStringLiteral("responses"));
+        QCoreApplication::processEvents();
+        QCOMPARE(w.size(), size);
+        QVERIFY2(
+            w.minimumSizeHint().width() <= 1600, qPrintable(QString::number(w.minimumSizeHint().width())));
     }
 
     void theCampaignTabOpensAnAttempt()

@@ -5,6 +5,7 @@
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/tables/CellStatisticsModel.h"
 #include "widgets/tables/ComparisonModel.h"
+#include "widgets/tables/FrozenTableView.h"
 #include "widgets/tables/GuardrailBanner.h"
 #include "widgets/tables/QualityMatrixView.h"
 #include "widgets/tables/StatisticsView.h"
@@ -447,6 +448,40 @@ private Q_SLOTS:
         QCOMPARE(
             cells->model()->index(cells->currentIndex().row(), CellStatisticsModel::Test).data().toString(),
             testId);
+    }
+
+    void statisticsKeepsItsKeysInViewWhenScrolledSideways()
+    {
+        // Issue #26: scrolling the wide tables right lost the metric and test names.
+        StatisticsView view;
+        view.setData(fixture());
+        view.resize(700, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QCoreApplication::processEvents();
+        for (QTableView* table : {view.cellTable(), view.comparisonTable()}) {
+            auto* frozenTable = qobject_cast<FrozenTableView*>(table);
+            QVERIFY(frozenTable && frozenTable->frozenColumns() >= 3);
+            QTableView* frozen = frozenTable->frozenView();
+            QVERIFY(frozen->isVisible());
+            table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+            QCoreApplication::processEvents();
+            QVERIFY(table->horizontalScrollBar()->maximum() > 0); // it does scroll at 700 px
+            // The keys stay at the left edge, row for row beside the figures scrolled into view.
+            QCOMPARE(frozen->x(), table->frameWidth());
+            for (int c = 0; c < frozenTable->frozenColumns(); ++c)
+                QVERIFY(!frozen->isColumnHidden(c));
+            QVERIFY(frozen->isColumnHidden(frozenTable->frozenColumns()));
+            QCOMPARE(frozen->model(), table->model());
+            QCOMPARE(frozen->verticalScrollBar()->value(), table->verticalScrollBar()->value());
+            table->verticalScrollBar()->setValue(table->verticalScrollBar()->maximum());
+            QCoreApplication::processEvents();
+            QCOMPARE(frozen->verticalScrollBar()->value(), table->verticalScrollBar()->value());
+            QCOMPARE(frozen->rowAt(1), table->rowAt(1));
+        }
+        // "X vs <the baseline>" on every row hid the candidate: the baseline is in the title.
+        const QString candidate = view.comparisonTable()->model()->index(0, 0).data().toString();
+        QVERIFY2(!candidate.contains(QStringLiteral(" vs ")), qPrintable(candidate));
     }
 
     void statisticsEmpty()

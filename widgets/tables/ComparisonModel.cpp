@@ -156,8 +156,11 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const
         return themeColors(m_theme).text; // readable on the verdict's background in both themes
     if (column == Arms) {
         const ArmComparison& a = arm(row);
+        // The baseline is the view's title: repeated on every row, "X vs Y" only hid the candidate.
         if (role == Qt::DisplayRole)
-            return QString(title(a.candidate) + QStringLiteral(" vs ") + title(a.baseline));
+            return title(a.candidate);
+        if (role == Qt::ToolTipRole)
+            return QString(title(a.candidate) + QStringLiteral(" vs the baseline ") + title(a.baseline));
         if (role == SortRole)
             return row.arm;
     }
@@ -323,9 +326,9 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole) {
-        static const char* const names[] = {"Candidate vs baseline", "Metric / gate", "Test", "Turn", "Pairs",
-            "Baseline\nmedian", "Candidate\nmedian", "Ratio\n[95 % CI]", "Median difference\n[95 % CI]", "p",
-            "Verdict", "Winner"};
+        static const char* const names[]
+            = {"Candidate", "Metric / gate", "Test", "Turn", "Pairs", "Baseline\nmedian", "Candidate\nmedian",
+                "Ratio\n[95 % CI]", "Median difference\n[95 % CI]", "p", "Verdict", "Winner"};
         return QString::fromUtf8(names[section]);
     }
     if (role == Qt::ToolTipRole) {

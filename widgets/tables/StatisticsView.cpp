@@ -3,6 +3,7 @@
 
 #include "widgets/tables/CellStatisticsModel.h"
 #include "widgets/tables/ComparisonModel.h"
+#include "widgets/tables/FrozenTableView.h"
 #include "widgets/tables/TableText.h"
 
 #include <QCheckBox>
@@ -21,9 +22,11 @@ namespace qs {
 
 namespace {
 
-QTableView* makeTable(QSortFilterProxyModel* proxy, int sortRole, QWidget* parent)
+/// A table whose first `frozen` columns (what each row is: endpoint, metric, test, turn) stay in
+/// place while its figures scroll sideways.
+QTableView* makeTable(QSortFilterProxyModel* proxy, int sortRole, int frozen, QWidget* parent)
 {
-    auto* view = new QTableView(parent);
+    auto* view = new FrozenTableView(parent);
     proxy->setSortRole(sortRole);
     proxy->setDynamicSortFilter(true);
     view->setModel(proxy);
@@ -40,6 +43,7 @@ QTableView* makeTable(QSortFilterProxyModel* proxy, int sortRole, QWidget* paren
     view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view->horizontalHeader()->setStretchLastSection(false);
     view->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    view->setFrozenColumns(frozen);
     return view;
 }
 
@@ -122,7 +126,7 @@ StatisticsView::StatisticsView(QWidget* parent)
     m_cellStatus = new QLabel(top);
     m_cellStatus->setObjectName(QStringLiteral("cellStatus"));
     m_cellStatus->setWordWrap(true);
-    m_cellTable = makeTable(m_cellProxy, CellStatisticsModel::SortRole, top);
+    m_cellTable = makeTable(m_cellProxy, CellStatisticsModel::SortRole, 3, top); // endpoint, test, turn
     m_cellTable->setObjectName(QStringLiteral("cellTable"));
 
     auto* topBar = new QHBoxLayout;
@@ -155,7 +159,8 @@ StatisticsView::StatisticsView(QWidget* parent)
     m_comparisonStatus = new QLabel(bottom);
     m_comparisonStatus->setObjectName(QStringLiteral("comparisonStatus"));
     m_comparisonStatus->setWordWrap(true);
-    m_comparisonTable = makeTable(m_comparisonProxy, ComparisonModel::SortRole, bottom);
+    m_comparisonTable
+        = makeTable(m_comparisonProxy, ComparisonModel::SortRole, 4, bottom); // candidate, metric, test, turn
     m_comparisonTable->setObjectName(QStringLiteral("comparisonTable"));
 
     auto* bottomBar = new QHBoxLayout;
