@@ -6,8 +6,10 @@
 #include "app/common/DashboardViews.h"
 #include "app/common/Offscreen.h"
 #include "app/dashboard/MainWindow.h"
+#include "app/dashboard/ScreenshotStage.h"
 #include "model/core/Suite.h"
 #include "model/decide/Campaign.h"
+#include "widgets/ScreenCheck.h"
 #include "widgets/ScreenshotRenderer.h"
 #include "widgets/campaign/CampaignView.h"
 #include "widgets/panels/EndpointsPanel.h"
@@ -41,20 +43,6 @@ void setUpApplication(QApplication& app)
     QApplication::setWindowIcon(icon);
     // Fusion looks the same on every desktop and takes our palette fully, so screenshots match.
     app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-}
-
-/// The endpoints of a reviewed file, as the endpoints panel shows them.
-std::vector<EndpointEntry> entriesOf(const RunResult& result)
-{
-    std::vector<EndpointEntry> entries;
-    for (const RunEndpoint& e : result.endpoints) {
-        EndpointEntry entry;
-        entry.endpoint = e.endpoint;
-        if (e.simulated && e.spec.startsWith(u"sim:"))
-            entry.simulatedProfile = e.spec.mid(4);
-        entries.push_back(entry);
-    }
-    return entries;
 }
 
 } // namespace
@@ -130,6 +118,26 @@ int writeScreenshot(
     return 0;
 }
 
+/// With --check, prints what the screen check found in `widget`; how many problems (0 without it).
+int reportScreenProblems(const QCommandLineParser& p, QWidget* widget)
+{
+    if (!p.isSet(QStringLiteral("check")))
+        return 0;
+    const std::vector<ScreenProblem> problems = checkScreen(widget);
+    QTextStream err(stderr);
+    for (const ScreenProblem& problem : problems)
+        err << "screen check: " << problem.text() << '\n';
+    if (problems.empty())
+        err << "screen check: nothing cut off, no column off-screen, no scrollbar\n";
+    return int(problems.size());
+}
+
+/// The image is written either way; --check then says whether a person would find it wanting.
+int finish(int written, int problems)
+{
+    return written != 0 ? written : (problems > 0 ? 3 : 0);
+}
+
 } // namespace
 
 int runScreenshot(int argc, char** argv, const QStringList& args)
@@ -161,6 +169,11 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
             "The campaign view's decision profile: a built-in name or a file (default: as `quantscope "
             "campaign` chooses)."),
         QStringLiteral("NAME|FILE")});
+    p.addOption({QStringLiteral("check"),
+        QStringLiteral(
+            "Check the rendered view for what a person would notice — text cut off, a column off "
+            "to the right, a scrollbar in the image — print each problem and exit 3 when there are "
+            "any (the image is written all the same).")});
     p.addOption({QStringLiteral("list-views"),
         QStringLiteral("Print the views, one per line: the name --view takes, then what it shows.")});
     if (const int rc = parseSubcommand(p, "screenshot", args); rc >= 0)
@@ -237,14 +250,11 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
             err << "quantscope screenshot: " << QString::fromUtf8(e.what()) << '\n';
             return 1;
         }
-        app.setPalette(themePalette(*theme));
-        CampaignView standalone;
-        standalone.setTheme(*theme);
-        standalone.setCampaign(campaign);
-        standalone.resize(size);
-        standalone.show();
-        QApplication::processEvents();
-        return writeScreenshot(renderWidget(&standalone, scale), size, scale, outPath, view->name, *theme);
+        const std::unique_ptr<QWidget> standalone = stageCampaign(campaign, *theme, size);
+        const int problems = reportScreenProblems(p, standalone.get());
+        return finish(
+            writeScreenshot(renderWidget(standalone.get(), scale), size, scale, outPath, view->name, *theme),
+            problems);
     }
 
     const std::shared_ptr<const RunResult> result = loadResultsFor("screenshot", files);
@@ -259,60 +269,16 @@ int runScreenshot(int argc, char** argv, const QStringList& args)
     DashboardData data = prepareDashboard(result, *baseline);
     data.sources = files;
 
-    QImage image;
-    if (std::unique_ptr<QWidget> standalone = createDataView(view->name, data, *theme)) {
-        standalone->resize(size);
-        standalone->show();
-        QApplication::processEvents();
-        // Wrapped text (the warnings) is never cut off: a view whose height follows its width
-        // gets all the height it needs at this width, and the note below says so.
-        if (standalone->hasHeightForWidth() && !p.isSet(QStringLiteral("size"))) {
-            const int needed = standalone->heightForWidth(size.width());
-            if (needed > size.height()) {
-                standalone->resize(size.width(), needed);
-                QApplication::processEvents();
-            }
-        }
-        image = renderWidget(standalone.get(), scale);
-    } else if (view->name == u"window") {
-        app.setPalette(themePalette(*theme));
-        MainWindow window(false);
-        window.setTheme(*theme);
-        window.endpointsPanel()->setEntries(entriesOf(*result));
-        window.showPrepared(
-            data, files.size() == 1 ? QFileInfo(files.front()).absoluteFilePath() : QString());
-        window.resize(size);
-        window.show();
-        QApplication::processEvents();
-        image = renderWidget(&window, scale);
-    } else {
-        // The endpoints and run panels, as they were for this file.
-        app.setPalette(themePalette(*theme));
-        std::unique_ptr<QWidget> panel;
-        if (view->name == u"endpoints") {
-            auto* endpoints = new EndpointsPanel;
-            endpoints->setEntries(entriesOf(*result));
-            panel.reset(endpoints);
-        } else {
-            auto* run = new RunPanel;
-            run->setBuiltinSuites(builtinSuiteNames());
-            RunPanelSettings settings;
-            settings.suite
-                = QString::fromStdString(result->suite.value("id", std::string("voice-assistant")));
-            settings.settings = result->settings;
-            settings.note = result->userNote;
-            run->setSettings(settings);
-            run->setStatusText(QStringLiteral("%1 requests in %2")
-                                   .arg(result->records.size())
-                                   .arg(QFileInfo(files.front()).fileName()));
-            panel.reset(run);
-        }
-        panel->resize(size);
-        panel->show();
-        QApplication::processEvents();
-        image = renderWidget(panel.get(), scale);
+    const std::unique_ptr<QWidget> standalone
+        = stageView(*view, data, files, *theme, size, !p.isSet(QStringLiteral("size")));
+    if (!standalone) {
+        err << "quantscope screenshot: the view \"" << view->name << "\" cannot be rendered\n";
+        return 1;
     }
-    return writeScreenshot(image, size, scale, outPath, view->name, *theme);
+    const int problems = reportScreenProblems(p, standalone.get());
+    return finish(
+        writeScreenshot(renderWidget(standalone.get(), scale), size, scale, outPath, view->name, *theme),
+        problems);
 }
 
 } // namespace qs::app

@@ -93,6 +93,25 @@ private Q_SLOTS:
         QVERIFY2(noBaseline.err.contains(QStringLiteral("use one of: 0 \"")), qPrintable(noBaseline.err));
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("t.png"))));
     }
+
+    void checkSaysWhatAPersonWouldNotice()
+    {
+        // `--check` (issue #26): the warnings at their default size pass; squeezed, the statistics
+        // tables scroll sideways — named, exit code 3, the image written all the same.
+        QTemporaryDir dir;
+        const Cli fine = runCli(
+            {QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"), QStringLiteral("guardrails"),
+                QStringLiteral("--out"), dir.filePath(QStringLiteral("d.png")), QStringLiteral("--check")});
+        QVERIFY2(fine.code == 0, qPrintable(fine.err));
+        QVERIFY2(fine.err.contains(QStringLiteral("screen check: nothing cut off")), qPrintable(fine.err));
+        const Cli squeezed = runCli({QStringLiteral("screenshot"), fixture(), QStringLiteral("--view"),
+            QStringLiteral("statistics"), QStringLiteral("--size"), QStringLiteral("400x300"),
+            QStringLiteral("--out"), dir.filePath(QStringLiteral("e.png")), QStringLiteral("--check")});
+        QCOMPARE(squeezed.code, 3);
+        QVERIFY2(squeezed.err.contains(QStringLiteral("screen check: horizontal_scrollbar")),
+            qPrintable(squeezed.err));
+        QVERIFY(QImage(dir.filePath(QStringLiteral("e.png"))).width() > 0);
+    }
 };
 
 int main(int argc, char** argv)

@@ -470,7 +470,7 @@ private Q_SLOTS:
             // The keys stay at the left edge, row for row beside the figures scrolled into view.
             QCOMPARE(frozen->x(), table->frameWidth());
             for (int c = 0; c < frozenTable->frozenColumns(); ++c)
-                QVERIFY(!frozen->isColumnHidden(c));
+                QCOMPARE(frozen->isColumnHidden(c), table->isColumnHidden(c)); // one candidate: no column
             QVERIFY(frozen->isColumnHidden(frozenTable->frozenColumns()));
             QCOMPARE(frozen->model(), table->model());
             QCOMPARE(frozen->verticalScrollBar()->value(), table->verticalScrollBar()->value());

@@ -28,7 +28,10 @@ FrozenTableView::FrozenTableView(QWidget* parent)
         m_frozen->verticalScrollBar(), &QScrollBar::valueChanged, verticalScrollBar(), &QScrollBar::setValue);
     connect(horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column, int, int size) {
         if (column < m_count) {
-            m_frozen->setColumnWidth(column, size);
+            // Hiding a column resizes it to 0: the frozen copy hides it too.
+            m_frozen->setColumnHidden(column, size == 0);
+            if (size > 0)
+                m_frozen->setColumnWidth(column, size);
             placeFrozen();
         }
     });
@@ -84,7 +87,7 @@ void FrozenTableView::syncColumns()
     m_frozen->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_frozen->verticalHeader()->setDefaultSectionSize(verticalHeader()->defaultSectionSize());
     for (int c = 0; c < model->columnCount(); ++c) {
-        m_frozen->setColumnHidden(c, c >= m_count);
+        m_frozen->setColumnHidden(c, c >= m_count || isColumnHidden(c));
         if (c < m_count)
             m_frozen->setColumnWidth(c, columnWidth(c));
     }

@@ -161,6 +161,9 @@ StatisticsView::StatisticsView(QWidget* parent)
     m_comparisonStatus->setWordWrap(true);
     m_comparisonTable
         = makeTable(m_comparisonProxy, ComparisonModel::SortRole, 4, bottom); // candidate, metric, test, turn
+    // The verdict says who is better ("Candidate better", coloured) and each row names its
+    // candidate: a Winner column repeating a label only pushed the table off the screen.
+    m_comparisonTable->setColumnHidden(ComparisonModel::Winner, true);
     m_comparisonTable->setObjectName(QStringLiteral("comparisonTable"));
 
     auto* bottomBar = new QHBoxLayout;
