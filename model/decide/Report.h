@@ -17,7 +17,9 @@ namespace qs {
 // chart images and decides where they live (a folder beside the Markdown, data: URIs in a
 // self-contained HTML file, resources of a QTextDocument for the PDF and the preview).
 //
-// The document, in order: title and date; the recommendation in one paragraph; the endpoints
+// The document, in order: title and date; the summary (page 1 of the PDF: per candidate the
+// verdict in one sentence, the criteria that decided it with their figures, what would change it
+// first, the error rates, the warnings by title — VerdictSummary.h); the endpoints
 // compared (model, quantization, runtime, server version, context); every methodology warning,
 // critical ones in bold as "NOT an apples-to-apples comparison"; the methodology (suite, warm-up
 // and measured runs, thinking, token-count sources, order, metric formulas); results tables with
