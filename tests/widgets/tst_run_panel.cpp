@@ -283,6 +283,16 @@ private Q_SLOTS:
         panel.setSuiteDefaults(1, 5);
         panel.setProgress(p);
         QVERIFY(panel.progressText().contains(u"run 1/5"));
+
+        // Issue #26: a long label and test name wrap within the line's two rows; they once widened
+        // the dock (and the window's layout) in the middle of a run.
+        const int width = panel.minimumSizeHint().width();
+        const int height = panel.minimumSizeHint().height();
+        p.endpointLabel = QStringLiteral("NVFP4 on vLLM 0.17 with the MLP-only calibration (simulated)");
+        p.test = QStringLiteral("a-very-long-test-name-from-a-suite-of-our-own");
+        panel.setProgress(p);
+        QCOMPARE(panel.minimumSizeHint().width(), width);
+        QCOMPARE(panel.minimumSizeHint().height(), height);
     }
 
     void runLiveText()

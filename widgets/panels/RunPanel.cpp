@@ -132,6 +132,11 @@ RunPanel::RunPanel(QWidget* parent)
     m_progress->setFormat(QStringLiteral("No run yet"));
     m_progressLine = new QLabel;
     m_progressLine->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // It changes several times a second with long labels and test names: wrapped within a fixed
+    // two lines, it neither widens the dock (it once pushed the window's layout around) nor jumps.
+    m_progressLine->setWordWrap(true);
+    m_progressLine->setMinimumHeight(2 * m_progressLine->fontMetrics().lineSpacing());
+    m_progressLine->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     m_status = new QLabel;
     m_status->setWordWrap(true);
     m_inForce = new QLabel;
