@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=./build/release/app/quantscope
 file=tests/data/results/voice-sim.json
-for view in window endpoints run guardrails ttft-turn decode-tps latency-length responses quality statistics; do
+for view in window endpoints run guardrails ttft-turn decode-tps latency-length answers responses quality statistics decision; do
     "$bin" screenshot "$file" --view "$view" --out "docs/images/$view.png" --scale 1 --theme light
 done
 # The Campaign tab: three attempts against scripted servers (tests/data/campaign/, written by

@@ -122,6 +122,11 @@ std::unique_ptr<QWidget> createDataView(const QString& name, const DashboardData
     view->setData(data);
     if (auto* responses = qobject_cast<ResponsesView*>(widget.get()))
         responses->selectMostDifferent();
+    // The picture shows a whole conversation when there is one the endpoints answered differently.
+    if (auto* answers = qobject_cast<AnswerGrid*>(widget.get()))
+        for (const AnswerRow& row : answers->rows())
+            if (row.turns > 1 && row.differs() && answers->selectTest(row.test))
+                break;
     return widget;
 }
 

@@ -27,7 +27,7 @@ public:
     void fill(const Recommendation* rec, const std::vector<ShownOutcome>& shown, bool live, Theme theme);
 
     /// Each column's share of the width, in Column order (sums to 1).
-    static constexpr double columnShare[ColumnCount] = {0.23, 0.1, 0.31, 0.15, 0.21};
+    static constexpr double columnShare[ColumnCount] = {0.22, 0.09, 0.27, 0.14, 0.28};
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
