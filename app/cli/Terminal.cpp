@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/Terminal.h"
 
+#include "model/core/Platform.h"
+
 #include <atomic>
 #include <csignal>
-#include <unistd.h>
 
 namespace qs::app {
 
@@ -60,7 +61,7 @@ QString durationText(double ms)
 
 bool stderrIsTty()
 {
-    return isatty(STDERR_FILENO) == 1;
+    return platform::stderrIsTerminal();
 }
 
 } // namespace qs::app

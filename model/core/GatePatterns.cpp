@@ -59,6 +59,11 @@ const json& member(const json& object, const char* key, const QString& path)
     return *it;
 }
 
+/// The path of the document's top level, named: a temporary QString() passed to objectMember()
+/// makes GCC 14 warn that the returned reference may dangle (-Wdangling-reference), though it
+/// points into the document, not into the path.
+const QString topLevel;
+
 const json& objectMember(const json& object, const char* key, const QString& path)
 {
     const json& v = member(object, key, path);
@@ -198,7 +203,7 @@ Rules::Repeat parseRepeat(const json& section, const QString& sectionPath)
 Rules::Coherence parseCoherence(const json& doc, const QStringList& toolNames)
 {
     const QString path = QStringLiteral("coherent");
-    const json& c = objectMember(doc, "coherent", QString());
+    const json& c = objectMember(doc, "coherent", topLevel);
     checkKeys(c, path,
         {"min_letters", "mixed_script_words", "mixed_script_min_letters", "min_words_for_share",
             "junk_word_share", "min_lowercase_words", "known_word_share", "script_switch_share",
@@ -244,7 +249,7 @@ std::shared_ptr<Rules> compileDocument(const json& doc, const QStringList& toolN
     rules->url = compile(stringMember(doc, "url", QString()), QStringLiteral("url"));
 
     const auto section = [&](const char* key) -> const json& {
-        const json& s = objectMember(doc, key, QString());
+        const json& s = objectMember(doc, key, topLevel);
         checkKeys(s, QString::fromUtf8(key), {"patterns"});
         return s;
     };
@@ -253,7 +258,7 @@ std::shared_ptr<Rules> compileDocument(const json& doc, const QStringList& toolN
     rules->toolText = patternSet(section("tool_call"), QStringLiteral("tool_call"), toolNames);
     rules->coherent = parseCoherence(doc, toolNames);
 
-    const json& length = objectMember(doc, "within_length", QString());
+    const json& length = objectMember(doc, "within_length", topLevel);
     checkKeys(length, QStringLiteral("within_length"), {"abbreviations"});
     for (const QString& a : wordSet(length, "abbreviations", QStringLiteral("within_length")))
         rules->abbreviations.insert(a.endsWith(u'.') ? a.chopped(1) : a);

@@ -2,15 +2,13 @@
 #include "model/run/TelemetryRecorder.h"
 
 #include "model/core/Clock.h"
+#include "model/core/Platform.h"
 #include "model/store/RunJournal.h"
 #include "model/wire/ScrapeReduction.h"
 
 #include <QSet>
 #include <QTimer>
 #include <algorithm>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 namespace qs {
 
@@ -110,11 +108,7 @@ namespace {
 // machine. The samples' stamps are taken when each request is written, so they stay exact.
 void yieldToTheRunner()
 {
-#ifdef SYS_gettid
-    const auto tid = id_t(syscall(SYS_gettid));
-    if (getpriority(PRIO_PROCESS, tid) < 10)
-        setpriority(PRIO_PROCESS, tid, 10);
-#endif
+    platform::lowerThisThreadPriority(10);
 }
 } // namespace
 

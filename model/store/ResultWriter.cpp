@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Writing records and whole results files (docs/results-format.md).
 #include "model/core/Clock.h"
+#include "model/core/Platform.h"
 #include "model/core/RecordFields.h"
 #include "model/store/JudgingFields.h"
 #include "model/store/ResultFormat.h"
@@ -12,10 +13,6 @@
 #include <QSaveFile>
 #include <cerrno>
 #include <cmath>
-#ifdef Q_OS_UNIX
-#include <fcntl.h>
-#include <unistd.h>
-#endif
 
 namespace qs {
 
@@ -195,15 +192,7 @@ template <typename Sink> void writeResults(const RunResult& result, Sink&& sink)
 /// effort: some file systems cannot sync a folder, and the file is saved either way.
 void syncFolder(const QString& folder)
 {
-#ifdef Q_OS_UNIX
-    const int fd = ::open(QFile::encodeName(folder).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
-    }
-#else
-    Q_UNUSED(folder);
-#endif
+    platform::syncFolder(folder);
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "model/store/RunJournal.h"
 
+#include "model/core/Platform.h"
 #include "model/store/FastRecordReader.h"
 #include "model/store/ResultFile.h"
 #include "model/store/ResultFormat.h"
@@ -11,9 +12,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <unordered_map>
-#ifdef Q_OS_UNIX
-#include <sys/file.h>
-#endif
 
 namespace qs {
 
@@ -178,16 +176,14 @@ QString RunJournal::open(const QString& path, const RunResult& header)
                 .arg(nativePath(path), nativePath(dir.filePath()), why);
         return QStringLiteral("cannot create the run journal %1: %2").arg(nativePath(path), why);
     }
-#ifdef Q_OS_UNIX
     // Held until the file is closed (the lock belongs to this open file, so it also keeps out a
     // second journal in the same process); released by the kernel if the process dies.
-    if (::flock(m_file.handle(), LOCK_EX | LOCK_NB) != 0) {
+    if (platform::lockExclusively(m_file.handle()) == platform::FileLock::Busy) {
         m_file.close();
         return QStringLiteral("cannot create the run journal %1: another run is writing it now; give "
                               "this run a different results file")
             .arg(nativePath(path));
     }
-#endif
     if (!m_file.resize(0)) {
         const QString why = m_file.errorString();
         m_file.close();
