@@ -4,7 +4,8 @@
 #   share/applications/APP_ID.desktop whose Exec runs that binary and whose Icon= is APP_ID,
 #   share/icons/hicolor/NxN/apps/APP_ID.png at every size (the PNG header says N x N) + scalable SVG,
 #   share/metainfo/APP_ID.metainfo.xml whose <id>, launchable and release agree with the above,
-#   share/doc/quantscope/README.md, docs/*.md and copyright.
+#   share/doc/quantscope/README.md, docs/*.md, copyright and changelog.gz, and
+#   share/man/man1/quantscope.1.gz when help2man is installed.
 # Validates the desktop file and the metainfo too when desktop-file-validate / appstreamcli exist.
 # Usage: cmake -DBUILD_DIR=… -DPREFIX=… -DAPP_ID=… -DVERSION=… -DICON_SIZES="16;32…" -P check_install.cmake
 cmake_minimum_required(VERSION 3.22)
@@ -135,11 +136,23 @@ endif()
 
 # ---- documentation ----
 set(docdir "${PREFIX}/share/doc/quantscope")
-foreach(doc README.md docs/methodology.md copyright)
+foreach(doc README.md docs/methodology.md copyright changelog.gz)
     if(NOT EXISTS "${docdir}/${doc}")
         fail("${docdir}/${doc} is not installed")
     endif()
 endforeach()
+# Debian's copyright format, with a notice lintian accepts (a year and a holder).
+if(EXISTS "${docdir}/copyright")
+    file(READ "${docdir}/copyright" copyright)
+    if(NOT copyright MATCHES "\nCopyright: [0-9][0-9][0-9][0-9]")
+        fail("${docdir}/copyright has no \"Copyright: YEAR holder\" line")
+    endif()
+endif()
+# The manual page, when help2man was there to write it (scripts/install-deps.sh installs it).
+find_program(HELP2MAN help2man)
+if(HELP2MAN AND NOT EXISTS "${PREFIX}/share/man/man1/quantscope.1.gz")
+    fail("share/man/man1/quantscope.1.gz is not installed (help2man is)")
+endif()
 
 # ---- validators, where installed (apt-get install desktop-file-utils appstream) ----
 find_program(DESKTOP_FILE_VALIDATE desktop-file-validate)
