@@ -27,8 +27,10 @@ else
   echo "error: unknown target '$target'; one of: all ${targets_all[*]}" >&2
   exit 2
 fi
-if ! command -v clang++-14 >/dev/null; then
-  echo "error: clang++-14 not found; run scripts/install-deps.sh (packages clang-14 libclang-rt-14-dev)" >&2
+# The newest clang installed with its libFuzzer runtime (scripts/install-deps.sh installs the
+# newest the distribution ships): not a pinned version a newer release no longer has.
+if ! clang_version="$("$root/scripts/clang-version.sh")"; then
+  echo "error: no clang with libFuzzer found; run scripts/install-deps.sh (packages clang-N libclang-rt-N-dev)" >&2
   exit 2
 fi
 
@@ -37,8 +39,13 @@ launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
+compilers=(-DCMAKE_CXX_COMPILER="clang++-$clang_version" -DCMAKE_C_COMPILER="clang-$clang_version")
+# A build folder configured with another clang cannot switch compilers: start it afresh.
+if [ -e "$build/CMakeCache.txt" ] && ! grep -q "^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++-$clang_version\$" "$build/CMakeCache.txt"; then
+  rm -rf "$build/CMakeCache.txt" "$build/CMakeFiles"
+fi
 if [ -z "${QS_FUZZ_NO_BUILD:-}" ]; then
-  cmake --preset fuzz "${launcher[@]}" >/dev/null
+  cmake --preset fuzz "${compilers[@]}" "${launcher[@]}" >/dev/null
   cmake --build "$build" -j"${QS_FUZZ_JOBS:-2}" --target "${targets[@]}"
 fi
 if [ -n "${QS_FUZZ_BUILD_ONLY:-}" ]; then
