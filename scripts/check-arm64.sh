@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Cross-builds Quantscope for arm64 (the DGX Spark's architecture) with Debian's multiarch
+# packages and runs the model's unit tests under qemu-user, without touching this machine's own
+# packages: a Debian 12 root made with debootstrap (amd64), arm64 added as a foreign architecture
+# inside it, crossbuild-essential-arm64 and the arm64 -dev packages of Qt and the libraries
+# (Multi-Arch: same, so they sit beside the amd64 ones whose moc and rcc the build runs), then
+# CMake with a cross toolchain file whose CMAKE_CROSSCOMPILING_EMULATOR is qemu-aarch64-static,
+# so ctest runs every arm64 test binary through qemu. Builds the `quantscope` binary (CLI and
+# dashboard: Qt Charts is multiarch too) and the GoogleTest suites of model/; the Qt Test suites
+# (widgets, app) are left to the x86-64 build. docs/packaging.md, "arm64", has the last result.
+#
+# Usage (as root: debootstrap and chroot need it):
+#   scripts/check-arm64.sh [ROOT]      ROOT defaults to /var/tmp/quantscope-arm64 and is kept.
+# Environment: QS_SUITE (default bookworm), QS_MIRROR, QS_ARM64_TESTS (a ctest -R regex; default
+# every GoogleTest suite), QS_ARM64_JOBS (default 2).
+set -euo pipefail
+root="${1:-/var/tmp/quantscope-arm64}"
+suite="${QS_SUITE:-bookworm}"
+mirror="${QS_MIRROR:-http://deb.debian.org/debian}"
+jobs="${QS_ARM64_JOBS:-2}"
+source_dir="$(cd "$(dirname "$0")/.." && pwd)"
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "error: run as root (debootstrap and chroot need it): sudo $0 $*" >&2
+  exit 1
+fi
+started=$SECONDS
+step() { echo "== [$((SECONDS - started)) s] $*"; }
+
+if ! command -v debootstrap >/dev/null; then
+  step "installing debootstrap"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
+fi
+if [ ! -e "$root/etc/debian_version" ]; then
+  step "debootstrap $suite into $root"
+  debootstrap --variant=minbase "$suite" "$root" "$mirror"
+fi
+
+step "copying HEAD of $source_dir"
+mkdir -p "$root/src/quantscope"
+find "$root/src/quantscope" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
+git -C "$source_dir" archive --format=tar HEAD | tar -x -C "$root/src/quantscope"
+
+mounted=()
+cleanup() {
+  local m
+  for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+for m in proc dev dev/pts; do
+  if ! mountpoint -q "$root/$m"; then
+    case "$m" in
+      proc) mount -t proc proc "$root/proc" ;;
+      *) mount --bind "/$m" "$root/$m" ;;
+    esac
+    mounted=("$root/$m" "${mounted[@]}")
+  fi
+done
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+
+step "arm64 packages, cross build, model tests under qemu — inside Debian $suite"
+chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
+  QS_JOBS="$jobs" QS_TESTS="${QS_ARM64_TESTS:-}" /bin/bash -euo pipefail -c '
+    export DEBIAN_FRONTEND=noninteractive
+    cd /src/quantscope
+    dpkg --add-architecture arm64
+    apt-get update -qq
+    # Build tools for this machine; the libraries the arm64 binary links, as arm64 packages. The
+    # amd64 qt6-base-dev stays too: its Qt6CoreTools is the host Qt the cross build takes moc from.
+    apt-get install -y -qq --no-install-recommends \
+      crossbuild-essential-arm64 cmake ninja-build pkg-config lld qemu-user-static file \
+      nlohmann-json3-dev qt6-base-dev qt6-base-dev-tools \
+      qt6-base-dev:arm64 qt6-charts-dev:arm64 libgl-dev:arm64 \
+      libgtest-dev:arm64 libgmock-dev:arm64 libsimdjson-dev:arm64 >/dev/null
+    cat > /tmp/aarch64.cmake <<EOF
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
+set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
+# Debian multiarch: no sysroot, arm64 libraries in /usr/lib/aarch64-linux-gnu.
+set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_CROSSCOMPILING_EMULATOR /usr/bin/qemu-aarch64-static)
+set(QT_HOST_PATH /usr)
+set(QT_HOST_PATH_CMAKE_DIR /usr/lib/x86_64-linux-gnu/cmake)
+set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
+EOF
+    export QEMU_LD_PREFIX=/
+    cmake -S . -B build/arm64 -G Ninja -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_TOOLCHAIN_FILE=/tmp/aarch64.cmake >/dev/null
+    # The GoogleTest executables (model/ and its stages) and the program itself.
+    targets=$(cmake --build build/arm64 --target help | sed -n "s/^\(test_[a-z0-9_]*\|bench_[a-z0-9_]*\): .*/\1/p" | grep "^test_" | tr "\n" " ")
+    echo "targets: quantscope $targets"
+    time cmake --build build/arm64 -j"$QS_JOBS" --target quantscope $targets
+    file build/arm64/app/quantscope
+    qemu-aarch64-static build/arm64/app/quantscope --version
+    # Every GoogleTest test (the Qt Test suites, tst_*, were not built), through qemu.
+    time ctest --test-dir build/arm64 -j"$QS_JOBS" --output-on-failure \
+      -E "^(tst_|fuzz_|packaging_)|_NOT_BUILT" ${QS_TESTS:+-R "$QS_TESTS"}
+  '
+step "done: arm64 built and its model tests passed under qemu"
