@@ -5,6 +5,7 @@
 #include "model/gates/GateWords.h"
 #include "widgets/responses/AnswerGrid.h"
 #include "widgets/responses/ResponseFormatting.h"
+#include "widgets/responses/SafeTextView.h"
 
 #include <QCheckBox>
 #include <QHeaderView>
@@ -114,6 +115,17 @@ private Q_SLOTS:
         }
         // A failed gate is said in words under its answer.
         QVERIFY(grid.conversationText(1).contains(QStringLiteral("✗ No markdown: ")));
+
+        // A live refresh that brings nothing new for this conversation leaves it (and where the
+        // reader scrolled to) alone; another run rebuilds it.
+        auto* view = grid.findChild<SafeTextView*>(QStringLiteral("conversation0"));
+        QVERIFY(view);
+        const QTextDocument* before = view->document();
+        const int revision = before->revision();
+        grid.setData(m_data);
+        QCOMPARE(view->document()->revision(), revision);
+        grid.setRun(1);
+        QVERIFY(view->document()->revision() != revision);
     }
 
     void aRowOpensSideBySide()

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -316,6 +317,7 @@ void AnswerGrid::fillTable()
     int shown = 0;
     int differing = 0;
     QSignalBlocker block(m_table);
+    const int scrolled = m_table->verticalScrollBar()->value(); // a live refresh keeps the reader's place
     m_table->setRowCount(0);
     for (const AnswerRow& row : m_rows) {
         differing += row.differs() ? 1 : 0;
@@ -356,6 +358,7 @@ void AnswerGrid::fillTable()
         m_table->selectRow(0);
         m_selected = m_table->item(0, 0)->data(Qt::UserRole).toString();
     }
+    m_table->verticalScrollBar()->setValue(scrolled);
     block.unblock();
     showConversation();
 }
@@ -363,6 +366,8 @@ void AnswerGrid::fillTable()
 void AnswerGrid::syncConversationColumns()
 {
     const std::size_t endpoints = m_data.isEmpty() ? 0 : m_data.result->endpoints.size();
+    if (m_conversations.size() != endpoints)
+        m_conversationKey.clear(); // new columns need their text
     while (m_conversations.size() > endpoints) {
         delete m_conversations.back();
         m_conversations.pop_back();
@@ -380,6 +385,7 @@ void AnswerGrid::showConversation()
     const auto row = std::find_if(
         m_rows.begin(), m_rows.end(), [this](const AnswerRow& r) { return r.test == m_selected; });
     if (row == m_rows.end()) {
+        m_conversationKey.clear();
         m_conversationTitle->setText(QString());
         for (SafeTextView* view : m_conversations)
             view->setUntrustedPlainText(QString());
@@ -402,10 +408,20 @@ void AnswerGrid::showConversation()
             : QStringLiteral("%1: prompt and answer, run %2").arg(row->name).arg(iteration));
     // The turns of one run, in order, per endpoint.
     std::vector<std::vector<const RunRecord*>> turns(m_conversations.size());
+    QString key = row->test + u'/' + QString::number(iteration) + u'/' + themeId(m_theme);
     for (const RunRecord& r : m_data.result->records)
         if (!r.warmup && r.test == row->test && r.iteration == iteration && r.endpoint >= 0
-            && std::size_t(r.endpoint) < turns.size())
+            && std::size_t(r.endpoint) < turns.size()) {
             turns[std::size_t(r.endpoint)].push_back(&r);
+            key += QStringLiteral("/%1.%2.%3.%4")
+                       .arg(r.endpoint)
+                       .arg(r.turn)
+                       .arg(r.request.response.content.size())
+                       .arg(r.request.response.toolCalls.size());
+        }
+    if (key == m_conversationKey)
+        return;
+    m_conversationKey = key;
     const ThemeColors& c = themeColors(m_theme);
     QTextCharFormat heading;
     heading.setFontWeight(QFont::Bold);

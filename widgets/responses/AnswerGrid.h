@@ -95,6 +95,9 @@ private:
     QWidget* m_conversationBox;
     QHBoxLayout* m_conversationLayout;
     std::vector<SafeTextView*> m_conversations;
+    /// What the conversation shown was built from (test, run, theme and each record's size): a
+    /// live refresh that brings nothing new for it leaves it, and the reader's scroll, alone.
+    QString m_conversationKey;
 };
 
 } // namespace qs
