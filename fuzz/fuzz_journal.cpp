@@ -9,13 +9,14 @@
 #include "model/store/ResultFile.h"
 #include "model/store/RunJournal.h"
 
+#include <QTimeZone>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 
 namespace {
 
-const QDateTime kLastWritten = QDateTime::fromMSecsSinceEpoch(1'750'000'000'000, Qt::UTC);
+const QDateTime kLastWritten = QDateTime::fromMSecsSinceEpoch(1'750'000'000'000, QTimeZone::utc());
 
 std::optional<qs::RunResult> recover(QByteArrayView bytes)
 {

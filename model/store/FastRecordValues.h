@@ -8,6 +8,7 @@
 #include "model/store/ResultFormat.h"
 
 #include <QDateTime>
+#include <QTimeZone>
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -158,6 +159,9 @@ struct Number {
         case od::number_type::floating_point_number:
             if (std::isfinite(d) && d == std::trunc(d) && std::fabs(d) < 9e15)
                 return qint64(d);
+            break;
+        default: // big_integer (simdjson 3.10+): numberOf() declined it already
+            break;
         }
         return std::nullopt;
     }
@@ -177,6 +181,10 @@ inline Number numberOf(od::value& v)
     case od::number_type::floating_point_number:
         out.d = n.get_double();
         break;
+    default:
+        // A big_integer (beyond 64 bits; simdjson 3.10+ names it): the exact reader takes the
+        // record, as it takes anything else this one does not.
+        decline();
     }
     return out;
 }
@@ -256,7 +264,7 @@ inline QDateTime isoTime(std::string_view s)
         && mi < 60 && sec < 60) {
         const QDate date(y, mo, d);
         if (date.isValid())
-            return QDateTime(date, QTime(h, mi, sec, ms), Qt::UTC);
+            return QDateTime(date, QTime(h, mi, sec, ms), QTimeZone::utc());
     }
     const QDateTime t
         = QDateTime::fromString(QString::fromUtf8(s.data(), qsizetype(s.size())), Qt::ISODateWithMs);

@@ -28,6 +28,7 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QTimeZone>
 #include <cstdio>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -104,7 +105,7 @@ RunRecord makeRecord(int i, const json& toolList, qint64 t0)
     r.warmup = r.iteration <= 2;
     r.concurrency = 1;
     r.startOffsetMs = i * 1234.567;
-    r.startedAt = QDateTime::fromMSecsSinceEpoch(1'767'000'000'000 + i * 1234, Qt::UTC);
+    r.startedAt = QDateTime::fromMSecsSinceEpoch(1'767'000'000'000 + i * 1234, QTimeZone::utc());
 
     RequestRecord& q = r.request;
     q.endpointLabel = r.endpoint ? QStringLiteral("Q4_K_M llama-server") : QStringLiteral("NVFP4 vLLM");

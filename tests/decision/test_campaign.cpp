@@ -5,6 +5,7 @@
 #include "model/decide/Campaign.h"
 #include "tests/stats/StatsTestSupport.h"
 
+#include <QTimeZone>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <random>
@@ -19,7 +20,7 @@ struct Day {
     double baselineFactor = 1; ///< the baseline's true speed this day (1.4: 40 % slower)
     double candidateFactor = 1;
     QString quant = QStringLiteral("NVFP4");
-    QDateTime at = QDateTime(QDate(2026, 11, 2), QTime(10, 0), Qt::UTC);
+    QDateTime at = QDateTime(QDate(2026, 11, 2), QTime(10, 0), QTimeZone::utc());
 };
 
 /// One file: 16 prompts (their base TTFT log-sd 0.5, fixed by `promptSeed`), 3 repeats each, on a
@@ -152,11 +153,11 @@ TEST(Campaign, OrdersJudgesAndRanksOnlyWhereIntervalsSeparate)
 {
     Day slow, fast, equal;
     slow.candidateFactor = 1.35;
-    slow.at = QDateTime(QDate(2026, 11, 2), QTime(9, 0), Qt::UTC);
+    slow.at = QDateTime(QDate(2026, 11, 2), QTime(9, 0), QTimeZone::utc());
     fast.candidateFactor = 0.7;
     fast.quant = QStringLiteral("NVFP4-MLP");
-    fast.at = QDateTime(QDate(2026, 11, 3), QTime(9, 0), Qt::UTC);
-    equal.at = QDateTime(QDate(2026, 11, 4), QTime(9, 0), Qt::UTC);
+    fast.at = QDateTime(QDate(2026, 11, 3), QTime(9, 0), QTimeZone::utc());
+    equal.at = QDateTime(QDate(2026, 11, 4), QTime(9, 0), QTimeZone::utc());
     std::vector<CampaignFile> files;
     files.push_back({QStringLiteral("equal.json"), simulateDay(equal, 7, 30)});
     files.push_back({QStringLiteral("slow.json"), simulateDay(slow, 7, 10)});

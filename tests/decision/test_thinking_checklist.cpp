@@ -6,6 +6,7 @@
 #include "model/decide/Report.h"
 #include "tests/stats/StatsTestSupport.h"
 
+#include <QTimeZone>
 #include <functional>
 #include <gtest/gtest.h>
 
@@ -53,7 +54,7 @@ QString thinkingRow(const RunResult& r)
     in.evaluation = &ev;
     in.profile = profile(json::array({{{"gate", "non_empty"}, {"max_failures", 0}}}));
     in.recommendations = recommend(r, ev, in.profile);
-    in.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), Qt::UTC);
+    in.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
     for (const QString& line : reportMarkdown(in).split(u'\n'))
         if (line.startsWith(QStringLiteral("| Reasoning / thinking controllable |")))
             return line;

@@ -7,6 +7,7 @@
 #include "tests/stats/StatsTestSupport.h"
 #include "tests/stats/TelemetryTestSupport.h"
 
+#include <QTimeZone>
 #include <gtest/gtest.h>
 
 using namespace qs;
@@ -116,7 +117,7 @@ struct Fixture {
         input.profile = makeProfile();
         input.recommendations = {makeRecommendation(input.profile)};
         input.sources = {QStringLiteral("run.json")};
-        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), Qt::UTC);
+        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
         input.charts = reportCharts(run, ev);
         for (ReportChart& c : input.charts)
             c.source = QStringLiteral("run-assets/") + c.name + QStringLiteral(".png");

@@ -9,6 +9,7 @@
 #include "tests/stats/StatsTestSupport.h"
 #include "tests/stats/TelemetryTestSupport.h"
 
+#include <QTimeZone>
 #include <cstdio>
 #include <gtest/gtest.h>
 
@@ -86,7 +87,7 @@ struct Fixture {
         input.result = &run;
         input.evaluation = &ev;
         input.profile.id = QStringLiteral("voice-assistant");
-        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), Qt::UTC);
+        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
         input.charts = reportCharts(run, ev);
         for (ReportChart& c : input.charts)
             c.source = QStringLiteral("run-assets/") + c.name + QStringLiteral(".png");

@@ -11,6 +11,7 @@
 #include "tests/stats/StatsTestSupport.h"
 
 #include <QRegularExpression>
+#include <QTimeZone>
 #include <cstdio>
 #include <gtest/gtest.h>
 
@@ -69,7 +70,7 @@ struct Fixture {
         input.evaluation = &ev;
         input.profile = profileWith(criteria);
         input.recommendations = recommend(run, ev, input.profile);
-        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), Qt::UTC);
+        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
     }
 };
 

@@ -9,6 +9,7 @@
 #include "tests/stats/JudgingTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
 
+#include <QTimeZone>
 #include <gtest/gtest.h>
 
 using namespace qs;
@@ -129,7 +130,7 @@ struct Fixture {
         input.evaluation = &ev;
         input.profile = judgeProfile();
         input.recommendations = recommend(run, ev, input.profile);
-        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), Qt::UTC);
+        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
     }
 };
 

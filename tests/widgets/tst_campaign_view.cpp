@@ -9,6 +9,7 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTimeZone>
 #include <QtTest>
 
 using namespace qs;
@@ -54,7 +55,7 @@ std::shared_ptr<const Campaign> threeAttempts()
         a.fileIndex = i;
         a.candidate = 1;
         a.candidateLabel = QStringLiteral("NVFP4 vLLM");
-        a.startedAt = QDateTime(QDate(2026, 11, 20 + i), QTime(9, 0), Qt::UTC);
+        a.startedAt = QDateTime(QDate(2026, 11, 20 + i), QTime(9, 0), QTimeZone::utc());
         a.recommendation.decision = decisions[i];
         a.recommendation.headline = QStringLiteral("headline %1").arg(i + 1);
         a.recommendation.criteria = {counted(i == 0 ? Outcome::Fail : Outcome::Pass,
