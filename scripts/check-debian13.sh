@@ -71,7 +71,8 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LAN
     ./scripts/install-deps.sh
     echo "toolchain: $(g++ --version | head -1); Qt $(qtpaths6 --qt-version 2>/dev/null || echo ?)"
     cmake --preset "$QS_PRESET" >/dev/null
-    time cmake --build --preset "$QS_PRESET"
+    # -k 0: every file that fails is listed, not only the first.
+    time cmake --build --preset "$QS_PRESET" -- -k 0
     time ctest --preset "$QS_PRESET"
   '
 step "done: Debian $suite built warnings-clean ($preset) and passed every test"
