@@ -88,10 +88,13 @@ void summarySection(Doc& d, const Context& cx)
         for (const Guardrail& g : cx.ev.guardrails)
             if (g.severity != Guardrail::Severity::Info)
                 titles << g.title;
+        QStringList counts;
+        if (critical > 0)
+            counts << u"%1 critical"_s.arg(critical);
+        if (warnings > 0)
+            counts << plural(warnings, u"warning"_s, u"warnings"_s);
         paragraph(d,
-            {bold(critical > 0
-                     ? u"%1 critical and %2 other methodology warnings: "_s.arg(critical).arg(warnings)
-                     : u"%1 methodology warnings: "_s.arg(warnings)),
+            {bold(u"Methodology: "_s + counts.join(u" and "_s) + u": "_s),
                 plain(titles.join(u"; "_s) + u" (each with its evidence under \"Read this first\")."_s)});
     }
 }
