@@ -20,43 +20,11 @@ mirror="${QS_MIRROR:-http://deb.debian.org/debian}"
 jobs="${QS_ARM64_JOBS:-2}"
 source_dir="$(cd "$(dirname "$0")/.." && pwd)"
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "error: run as root (debootstrap and chroot need it): sudo $0 $*" >&2
-  exit 1
-fi
 started=$SECONDS
 step() { echo "== [$((SECONDS - started)) s] $*"; }
-
-if ! command -v debootstrap >/dev/null; then
-  step "installing debootstrap"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
-fi
-if [ ! -e "$root/etc/debian_version" ]; then
-  step "debootstrap $suite into $root"
-  debootstrap --variant=minbase "$suite" "$root" "$mirror"
-fi
-
-step "copying HEAD of $source_dir"
-mkdir -p "$root/src/quantscope"
-find "$root/src/quantscope" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
-git -C "$source_dir" archive --format=tar HEAD | tar -x -C "$root/src/quantscope"
-
-mounted=()
-cleanup() {
-  local m
-  for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-for m in proc dev dev/pts; do
-  if ! mountpoint -q "$root/$m"; then
-    case "$m" in
-      proc) mount -t proc proc "$root/proc" ;;
-      *) mount --bind "/$m" "$root/$m" ;;
-    esac
-    mounted=("$root/$m" "${mounted[@]}")
-  fi
-done
-cp /etc/resolv.conf "$root/etc/resolv.conf"
+# shellcheck source=scripts/chroot-root.sh
+. "$source_dir/scripts/chroot-root.sh"
+root_prepare "$root" "$suite" "$mirror" "$source_dir"
 
 step "arm64 packages, cross build, model tests under qemu — inside Debian $suite"
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \

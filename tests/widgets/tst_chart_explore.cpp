@@ -4,6 +4,7 @@
 // hovering reads the numbers under the pointer (a box plot its median, quartiles and n); a
 // crosshair shows in a joined chart at the same x and clears on leave; the metric's definition
 // is behind the ⓘ beside the title, never over the plot.
+#include "ChartTestSupport.h"
 #include "WidgetTestSupport.h"
 #include "widgets/charts/ChartCrosshair.h"
 #include "widgets/charts/LatencyLengthChart.h"
@@ -73,14 +74,7 @@ void leave(QWidget* target)
     QApplication::sendEvent(target, &e);
 }
 
-template <typename T> QList<T*> seriesOf(const ChartPanel& panel)
-{
-    QList<T*> out;
-    for (QAbstractSeries* s : panel.chart()->series())
-        if (auto* t = qobject_cast<T*>(s); t && t->metaObject() == &T::staticMetaObject)
-            out.append(t);
-    return out;
-}
+using test::seriesOf;
 
 LiveDelta delta(int endpoint, double atMs)
 {

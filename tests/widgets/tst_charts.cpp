@@ -2,6 +2,7 @@
 // The charts, populated from the fixture (and from synthetic runs where the fixture cannot say
 // something): their series carry the fixture's numbers, toggles switch them, empty and
 // not-applicable states say so, selections survive a refresh, and they render.
+#include "ChartTestSupport.h"
 #include "WidgetTestSupport.h"
 #include "model/core/Percentile.h"
 #include "widgets/ScreenshotRenderer.h"
@@ -31,14 +32,7 @@ using namespace qs;
 
 namespace {
 
-template <typename T> QList<T*> seriesOf(const ChartPanel& panel)
-{
-    QList<T*> out;
-    for (QAbstractSeries* s : panel.chart()->series())
-        if (auto* t = qobject_cast<T*>(s); t && t->metaObject() == &T::staticMetaObject)
-            out.append(t);
-    return out;
-}
+using test::seriesOf;
 
 const CellStatistics* cell(const Evaluation& ev, int endpoint, const QString& test, int turn)
 {

@@ -1,0 +1,48 @@
+# Sourced by scripts/check-debian13.sh and scripts/check-arm64.sh: a Debian root of its own for a
+# check, made once with debootstrap and reused, this checkout's HEAD copied into it, and /proc and
+# /dev mounted for the build and the tests (unmounted when the script exits).
+
+# root_prepare ROOT SUITE MIRROR SOURCE_DIR
+root_prepare() {
+  local root="$1" suite="$2" mirror="$3" source_dir="$4" m
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "error: run as root (debootstrap and chroot need it)" >&2
+    exit 1
+  fi
+  if ! command -v debootstrap >/dev/null; then
+    step "installing debootstrap"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
+  fi
+  if [ ! -e "$root/etc/debian_version" ]; then
+    step "debootstrap $suite into $root"
+    debootstrap --variant=minbase "$suite" "$root" "$mirror"
+  fi
+  echo "Debian $(cat "$root/etc/debian_version") in $root"
+
+  # The checkout as committed (git archive: no build folders, no local junk), replacing the last
+  # copy but keeping its build folder so a re-run only rebuilds what changed.
+  step "copying HEAD of $source_dir"
+  mkdir -p "$root/src/quantscope"
+  find "$root/src/quantscope" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
+  git -C "$source_dir" archive --format=tar HEAD | tar -x -C "$root/src/quantscope"
+
+  # /proc and /dev for the compiler, ninja and the tests (loopback sockets need nothing more: the
+  # chroot shares this machine's network namespace).
+  root_mounted=()
+  trap root_unmount EXIT
+  for m in proc dev dev/pts; do
+    if ! mountpoint -q "$root/$m"; then
+      case "$m" in
+        proc) mount -t proc proc "$root/proc" ;;
+        *) mount --bind "/$m" "$root/$m" ;;
+      esac
+      root_mounted=("$root/$m" "${root_mounted[@]}")
+    fi
+  done
+  cp /etc/resolv.conf "$root/etc/resolv.conf"
+}
+
+root_unmount() {
+  local m
+  for m in "${root_mounted[@]}"; do umount -l "$m" 2>/dev/null || true; done
+}
