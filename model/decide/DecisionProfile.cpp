@@ -151,7 +151,8 @@ double toleranceValue(const Context& ctx, const json& c, const QString& path, do
 }
 
 // The number a form requires under `key` (checked to be one); `missing` says what to write when
-// it is absent.
+// it is absent. Callers pass `missing` as a named variable: given a temporary, GCC 14 takes the
+// returned reference (into the profile document) for a dangling one (-Wdangling-reference).
 const json& requiredNumber(
     const Context& ctx, const json& c, const QString& path, const char* key, const QString& missing)
 {
@@ -291,8 +292,10 @@ void parseJudgeCriterion(const Context& ctx, const json& c, const QString& path,
             QStringLiteral("a rubric judge criterion needs \"criterion\": the id of a rubric criterion, "
                            "e.g. \"warm_personal\""));
     out.rubricCriterion = identifierValue(ctx, *criterion, keyPath(path, "criterion"));
-    const json& min = requiredNumber(ctx, c, path, "min_median",
-        QStringLiteral("a rubric judge criterion needs \"min_median\": the least median score, 1 to 5"));
+
+    const QString minNeeded
+        = QStringLiteral("a rubric judge criterion needs \"min_median\": the least median score, 1 to 5");
+    const json& min = requiredNumber(ctx, c, path, "min_median", minNeeded);
     out.threshold = min.get<double>();
     if (out.threshold < 1 || out.threshold > 5)
         ctx.fail(keyPath(path, "min_median"),
@@ -330,9 +333,11 @@ void parseFidelityCriterion(const Context& ctx, const json& c, const QString& pa
         if (member(c, "tolerance"))
             ctx.fail(keyPath(path, "tolerance"),
                 QStringLiteral("applies to \"not_worse_than_baseline\"; a \"max\" is a hard limit"));
-        const json& max = requiredNumber(ctx, c, path, "max",
-            QStringLiteral("a flip-rate criterion needs \"max\": the largest share of prompts whose "
-                           "answer may differ from the reference's, e.g. 0.25"));
+
+        const QString maxNeeded
+            = QStringLiteral("a flip-rate criterion needs \"max\": the largest share of prompts whose "
+                             "answer may differ from the reference's, e.g. 0.25");
+        const json& max = requiredNumber(ctx, c, path, "max", maxNeeded);
         const QString maxPath = keyPath(path, "max");
         const double r = max.get<double>();
         if (r > 1 && r <= 100)
@@ -385,9 +390,11 @@ void parseVerbosityCriterion(const Context& ctx, const json& c, const QString& p
                 QStringLiteral("statistic"), QStringLiteral("max_failures"), QStringLiteral("min_pass_rate"),
                 QStringLiteral("not_worse_than_baseline")},
         QStringLiteral("does not apply to a verbosity criterion; it takes \"max_ratio\" (and \"test\")"));
-    const json& max = requiredNumber(ctx, c, path, "max_ratio",
-        QStringLiteral("a verbosity criterion needs \"max_ratio\": how many times as long as the "
-                       "baseline's the candidate's answers may be, e.g. 1.5"));
+
+    const QString maxNeeded
+        = QStringLiteral("a verbosity criterion needs \"max_ratio\": how many times as long as the "
+                         "baseline's the candidate's answers may be, e.g. 1.5");
+    const json& max = requiredNumber(ctx, c, path, "max_ratio", maxNeeded);
     const double r = max.get<double>();
     // Below 1 even a candidate exactly as verbose as the baseline would fail.
     if (r < 1 || r > 10)
