@@ -264,8 +264,9 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench_results: --records must be positive\n");
         return 2;
     }
-    QTemporaryDir temp(dirPath.isEmpty() ? QDir::tempPath() + QStringLiteral("/bench_results-XXXXXX")
-                                         : dirPath + QStringLiteral("/bench_results-XXXXXX"));
+    // One QString: Qt 6.8's QStringBuilder gives the two branches different types.
+    QTemporaryDir temp(
+        (dirPath.isEmpty() ? QDir::tempPath() : dirPath) + QStringLiteral("/bench_results-XXXXXX"));
     if (!temp.isValid()) {
         std::fprintf(stderr, "cannot create a temporary folder\n");
         return 1;
