@@ -19,12 +19,21 @@ root_prepare() {
   fi
   echo "Debian $(cat "$root/etc/debian_version") in $root"
 
-  # The checkout as committed (git archive: no build folders, no local junk), replacing the last
-  # copy but keeping its build folder so a re-run only rebuilds what changed.
+  # The checkout as committed (git archive: no build folders, no local junk). The last copy's
+  # build folder stays, and files whose contents did not change keep their time stamps (git
+  # archive stamps every file with the commit's time), so a re-run only rebuilds what changed.
   step "copying HEAD of $source_dir"
+  local staging
+  staging="$(mktemp -d)"
+  git -C "$source_dir" archive --format=tar HEAD | tar -x -C "$staging"
   mkdir -p "$root/src/quantscope"
-  find "$root/src/quantscope" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
-  git -C "$source_dir" archive --format=tar HEAD | tar -x -C "$root/src/quantscope"
+  if command -v rsync >/dev/null; then
+    rsync -a --checksum --delete --exclude /build/ "$staging/" "$root/src/quantscope/"
+  else
+    find "$root/src/quantscope" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
+    cp -a "$staging/." "$root/src/quantscope/"
+  fi
+  rm -rf "$staging"
 
   # /proc and /dev for the compiler, ninja and the tests (loopback sockets need nothing more: the
   # chroot shares this machine's network namespace).
