@@ -9,9 +9,9 @@ root_prepare() {
     echo "error: run as root (debootstrap and chroot need it)" >&2
     exit 1
   fi
-  if ! command -v debootstrap >/dev/null; then
-    step "installing debootstrap"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap
+  if ! command -v debootstrap >/dev/null || ! command -v rsync >/dev/null; then
+    step "installing debootstrap and rsync"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap rsync
   fi
   if [ ! -e "$root/etc/debian_version" ]; then
     step "debootstrap $suite into $root"
