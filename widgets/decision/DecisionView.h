@@ -25,12 +25,14 @@ class VerdictBanner;
 
 /// The decision, on screen: pick a decision profile (the built-ins and any the app added) and,
 /// with several candidates, the candidate; the view shows recommend()'s verdict against the
-/// baseline — Switch, Keep baseline or Inconclusive, coloured, with its headline — every criterion
-/// with what it requires, what was measured and its outcome (pass / fail / inconclusive / not
-/// measured / open), the caveats, and what would change the verdict. It is the same verdict as
-/// `quantscope report` for the same file and profile: both call recommend() on the evaluation
-/// with its paired comparison. Until that comparison exists, criteria that need it read "open";
-/// during a run the whole verdict is marked provisional.
+/// baseline first (VerdictBanner: Switch, Keep baseline or Inconclusive, coloured, in one sentence
+/// with the criteria that decided it), then every criterion with its outcome (pass / fail /
+/// inconclusive / not measured / open), what was measured and what it requires (CriteriaTable),
+/// the caveats, and what would change the verdict. It is the same verdict as `quantscope report`
+/// for the same file and profile: both call recommend() on the evaluation with its paired
+/// comparison. Until that comparison exists, criteria that need it read "open"; during a run the
+/// whole verdict is marked provisional, and while the same file is re-evaluated without it (a
+/// judge's verdicts arriving) the verdict shown stays, marked as updating.
 ///
 /// A run made with `quantscope run --until-decided` (RunResult::untilDecided) also shows, under
 /// the banner, when it stopped and why ("Decided after 36 distinct prompts (look 3 …)") and, under
@@ -83,8 +85,15 @@ public:
     /// The looks of an until-decided run for the candidate shown; hidden for an ordinary run.
     LooksChart* looksChart() const { return m_looksChart; }
 
-    /// The table's columns (CriteriaTable::Column).
-    enum Column { CriterionColumn, OutcomeColumn, MeasuredColumn, RequiredColumn, WhyColumn, ColumnCount };
+    /// The table's columns, CriteriaTable's own.
+    enum Column {
+        CriterionColumn = CriteriaTable::CriterionColumn,
+        OutcomeColumn = CriteriaTable::OutcomeColumn,
+        MeasuredColumn = CriteriaTable::MeasuredColumn,
+        RequiredColumn = CriteriaTable::RequiredColumn,
+        WhyColumn = CriteriaTable::WhyColumn,
+        ColumnCount = CriteriaTable::ColumnCount
+    };
 
 Q_SIGNALS:
     /// The user wants to load a profile file; the app shows a file dialog and calls addProfile().
