@@ -33,12 +33,13 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LAN
     cd /src/quantscope
     dpkg --add-architecture arm64
     apt-get update -qq
-    # Build tools for this machine; the libraries the arm64 binary links, as arm64 packages. The
+    # Build tools for this machine; the libraries the arm64 binary links, as arm64 packages (Qt
+    # Charts needs Qt OpenGL's CMake files, in libqt6opengl6-dev). The
     # amd64 qt6-base-dev stays too: its Qt6CoreTools is the host Qt the cross build takes moc from.
     apt-get install -y -qq --no-install-recommends \
       crossbuild-essential-arm64 cmake ninja-build pkg-config lld qemu-user-static file \
       nlohmann-json3-dev qt6-base-dev qt6-base-dev-tools \
-      qt6-base-dev:arm64 qt6-charts-dev:arm64 libgl-dev:arm64 \
+      qt6-base-dev:arm64 qt6-charts-dev:arm64 libqt6opengl6-dev:arm64 libgl-dev:arm64 libegl-dev:arm64 \
       libgtest-dev:arm64 libgmock-dev:arm64 libsimdjson-dev:arm64 >/dev/null
     cat > /tmp/aarch64.cmake <<EOF
 set(CMAKE_SYSTEM_NAME Linux)
