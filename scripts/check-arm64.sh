@@ -34,7 +34,7 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LAN
     dpkg --add-architecture arm64
     apt-get update -qq
     # Build tools for this machine; the libraries the arm64 binary links, as arm64 packages (Qt
-    # Charts needs Qt OpenGL's CMake files, in libqt6opengl6-dev). The
+    # Charts needs the CMake files of Qt OpenGL, in libqt6opengl6-dev). The
     # amd64 qt6-base-dev stays too: its Qt6CoreTools is the host Qt the cross build takes moc from.
     apt-get install -y -qq --no-install-recommends \
       crossbuild-essential-arm64 cmake ninja-build pkg-config lld qemu-user-static file \
