@@ -9,7 +9,8 @@
 #   scripts/check-debian13.sh [ROOT]     ROOT defaults to /var/tmp/quantscope-trixie and is kept,
 #                                        so a second run skips the download and reuses the build.
 # Environment: QS_SUITE (default trixie), QS_MIRROR (default http://deb.debian.org/debian),
-# QS_CHECK_PRESET (default dev; "release" builds without -Werror).
+# QS_CHECK_PRESET (default dev; "release" builds without -Werror), QS_CHECK_TESTS (a ctest -R
+# regex: run only those, e.g. after fixing two tests).
 set -euo pipefail
 root="${1:-/var/tmp/quantscope-trixie}"
 suite="${QS_SUITE:-trixie}"
@@ -25,7 +26,7 @@ root_prepare "$root" "$suite" "$mirror" "$source_dir"
 
 step "install-deps, build ($preset), test — inside Debian $suite"
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-  QS_PRESET="$preset" /bin/bash -euo pipefail -c '
+  QS_PRESET="$preset" QS_TESTS="${QS_CHECK_TESTS:-}" /bin/bash -euo pipefail -c '
     export DEBIAN_FRONTEND=noninteractive
     cd /src/quantscope
     # What a fresh Debian 13 machine lacks before the README command can run at all.
@@ -36,6 +37,6 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LAN
     cmake --preset "$QS_PRESET" >/dev/null
     # -k 0: every file that fails is listed, not only the first.
     time cmake --build --preset "$QS_PRESET" -- -k 0
-    time ctest --preset "$QS_PRESET"
+    time ctest --preset "$QS_PRESET" ${QS_TESTS:+-R "$QS_TESTS"}
   '
 step "done: Debian $suite built warnings-clean ($preset) and passed every test"
