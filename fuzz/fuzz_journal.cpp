@@ -6,17 +6,17 @@
 // loads again.
 
 #include "fuzz/FuzzCheck.h"
+#include "model/core/Clock.h"
 #include "model/store/ResultFile.h"
 #include "model/store/RunJournal.h"
 
-#include <QTimeZone>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 
 namespace {
 
-const QDateTime kLastWritten = QDateTime::fromMSecsSinceEpoch(1'750'000'000'000, QTimeZone::utc());
+const QDateTime kLastWritten = qs::utcFromMSecs(1'750'000'000'000);
 
 std::optional<qs::RunResult> recover(QByteArrayView bytes)
 {

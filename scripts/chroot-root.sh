@@ -35,14 +35,15 @@ root_prepare() {
   fi
   rm -rf "$staging"
 
-  # /proc and /dev for the compiler, ninja and the tests (loopback sockets need nothing more: the
+  # /proc, /sys and /dev for the compiler, ninja and the tests (loopback sockets need nothing more: the
   # chroot shares this machine's network namespace).
   root_mounted=()
   trap root_unmount EXIT
-  for m in proc dev dev/pts; do
+  for m in proc sys dev dev/pts; do
     if ! mountpoint -q "$root/$m"; then
       case "$m" in
         proc) mount -t proc proc "$root/proc" ;;
+        sys) mount --rbind /sys "$root/sys" ;; # the node exporter reads it
         *) mount --bind "/$m" "$root/$m" ;;
       esac
       root_mounted=("$root/$m" "${root_mounted[@]}")

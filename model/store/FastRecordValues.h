@@ -4,11 +4,11 @@
 // On-Demand value the way the strict reader (RecordReader.cpp, Fields) would — or declining.
 // A header, not a second source file, so the per-value helpers stay inlined in the record loop.
 
+#include "model/core/Clock.h"
 #include "model/core/RecordFields.h"
 #include "model/store/ResultFormat.h"
 
 #include <QDateTime>
-#include <QTimeZone>
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -264,7 +264,7 @@ inline QDateTime isoTime(std::string_view s)
         && mi < 60 && sec < 60) {
         const QDate date(y, mo, d);
         if (date.isValid())
-            return QDateTime(date, QTime(h, mi, sec, ms), QTimeZone::utc());
+            return utcDateTime(date, QTime(h, mi, sec, ms));
     }
     const QDateTime t
         = QDateTime::fromString(QString::fromUtf8(s.data(), qsizetype(s.size())), Qt::ISODateWithMs);

@@ -14,6 +14,7 @@
 // Usage: bench_results [--records N] [--dir DIR] [--sync-samples N] [--keep]
 //        bench_results --open FILE [--strict]   times one file: read, parse (quick; --strict: the strict
 //                                               reader too), evaluate, and the resident memory
+#include "model/core/Clock.h"
 #include "model/evaluate/Evaluation.h"
 #include "model/store/ResultFile.h"
 #include "model/store/ResultFormat.h"
@@ -28,7 +29,6 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTextStream>
-#include <QTimeZone>
 #include <cstdio>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -105,7 +105,7 @@ RunRecord makeRecord(int i, const json& toolList, qint64 t0)
     r.warmup = r.iteration <= 2;
     r.concurrency = 1;
     r.startOffsetMs = i * 1234.567;
-    r.startedAt = QDateTime::fromMSecsSinceEpoch(1'767'000'000'000 + i * 1234, QTimeZone::utc());
+    r.startedAt = utcFromMSecs(1'767'000'000'000 + i * 1234);
 
     RequestRecord& q = r.request;
     q.endpointLabel = r.endpoint ? QStringLiteral("Q4_K_M llama-server") : QStringLiteral("NVFP4 vLLM");

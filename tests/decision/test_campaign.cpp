@@ -2,10 +2,10 @@
 // Campaigns (model/decide/Campaign.h): the baseline's drift between files measured by simulation
 // (an unchanged baseline is almost never called moved, one 40 % slower always is), and attempts
 // put in time order, judged, ranked only where their intervals separate, with what changed.
+#include "model/core/Clock.h"
 #include "model/decide/Campaign.h"
 #include "tests/stats/StatsTestSupport.h"
 
-#include <QTimeZone>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <random>
@@ -20,7 +20,7 @@ struct Day {
     double baselineFactor = 1; ///< the baseline's true speed this day (1.4: 40 % slower)
     double candidateFactor = 1;
     QString quant = QStringLiteral("NVFP4");
-    QDateTime at = QDateTime(QDate(2026, 11, 2), QTime(10, 0), QTimeZone::utc());
+    QDateTime at = utcDateTime(QDate(2026, 11, 2), QTime(10, 0));
 };
 
 /// One file: 16 prompts (their base TTFT log-sd 0.5, fixed by `promptSeed`), 3 repeats each, on a
@@ -153,11 +153,11 @@ TEST(Campaign, OrdersJudgesAndRanksOnlyWhereIntervalsSeparate)
 {
     Day slow, fast, equal;
     slow.candidateFactor = 1.35;
-    slow.at = QDateTime(QDate(2026, 11, 2), QTime(9, 0), QTimeZone::utc());
+    slow.at = utcDateTime(QDate(2026, 11, 2), QTime(9, 0));
     fast.candidateFactor = 0.7;
     fast.quant = QStringLiteral("NVFP4-MLP");
-    fast.at = QDateTime(QDate(2026, 11, 3), QTime(9, 0), QTimeZone::utc());
-    equal.at = QDateTime(QDate(2026, 11, 4), QTime(9, 0), QTimeZone::utc());
+    fast.at = utcDateTime(QDate(2026, 11, 3), QTime(9, 0));
+    equal.at = utcDateTime(QDate(2026, 11, 4), QTime(9, 0));
     std::vector<CampaignFile> files;
     files.push_back({QStringLiteral("equal.json"), simulateDay(equal, 7, 30)});
     files.push_back({QStringLiteral("slow.json"), simulateDay(slow, 7, 10)});

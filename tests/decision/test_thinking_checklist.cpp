@@ -3,10 +3,10 @@
 // on/off configurations"), from thinking_follows_request: distinct prompts, both directions, the
 // baseline alongside; "not measured" without a thinking-on test, never a pass.
 #include "CriterionTestSupport.h"
+#include "model/core/Clock.h"
 #include "model/decide/Report.h"
 #include "tests/stats/StatsTestSupport.h"
 
-#include <QTimeZone>
 #include <functional>
 #include <gtest/gtest.h>
 
@@ -54,7 +54,7 @@ QString thinkingRow(const RunResult& r)
     in.evaluation = &ev;
     in.profile = profile(json::array({{{"gate", "non_empty"}, {"max_failures", 0}}}));
     in.recommendations = recommend(r, ev, in.profile);
-    in.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
+    in.generatedAt = utcDateTime(QDate(2026, 3, 15), QTime(12, 0));
     for (const QString& line : reportMarkdown(in).split(u'\n'))
         if (line.startsWith(QStringLiteral("| Reasoning / thinking controllable |")))
             return line;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The recommendation document (model/decide/Report.h): its sections, its numbers, and that model output
 // quoted in it is escaped, never interpreted.
+#include "model/core/Clock.h"
 #include "model/decide/Report.h"
 #include "model/evaluate/Evaluation.h"
 #include "tests/report/ReportTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
 #include "tests/stats/TelemetryTestSupport.h"
 
-#include <QTimeZone>
 #include <gtest/gtest.h>
 
 using namespace qs;
@@ -117,7 +117,7 @@ struct Fixture {
         input.profile = makeProfile();
         input.recommendations = {makeRecommendation(input.profile)};
         input.sources = {QStringLiteral("run.json")};
-        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
+        input.generatedAt = utcDateTime(QDate(2026, 3, 15), QTime(12, 0));
         input.charts = reportCharts(run, ev);
         for (ReportChart& c : input.charts)
             c.source = QStringLiteral("run-assets/") + c.name + QStringLiteral(".png");

@@ -3,13 +3,13 @@
 // endpoint with its interval and source, the chart's figure, correctness by context length and
 // depth, TTFT and memory at each length, the prefix-cache mode the suite measured and the share of
 // prompt tokens served from cache; absent when the run has no prompts of different lengths.
+#include "model/core/Clock.h"
 #include "model/decide/Report.h"
 #include "model/evaluate/Evaluation.h"
 #include "tests/report/ReportTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
 #include "tests/stats/TelemetryTestSupport.h"
 
-#include <QTimeZone>
 #include <cstdio>
 #include <gtest/gtest.h>
 
@@ -87,7 +87,7 @@ struct Fixture {
         input.result = &run;
         input.evaluation = &ev;
         input.profile.id = QStringLiteral("voice-assistant");
-        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
+        input.generatedAt = utcDateTime(QDate(2026, 3, 15), QTime(12, 0));
         input.charts = reportCharts(run, ev);
         for (ReportChart& c : input.charts)
             c.source = QStringLiteral("run-assets/") + c.name + QStringLiteral(".png");

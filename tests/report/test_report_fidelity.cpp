@@ -4,6 +4,7 @@
 // bucket, flips after Dutta et al. 2024, not llama-perplexity's within-engine KLD); one row per arm
 // with "not comparable: why" where KL is; where the answers diverge; the prompts that drifted
 // most; what a server could not send; and the fidelity item of the checklist. Never "nan" or "inf".
+#include "model/core/Clock.h"
 #include "model/decide/Report.h"
 #include "model/evaluate/Evaluation.h"
 #include "tests/decision/FidelityTestSupport.h"
@@ -11,7 +12,6 @@
 #include "tests/stats/StatsTestSupport.h"
 
 #include <QRegularExpression>
-#include <QTimeZone>
 #include <cstdio>
 #include <gtest/gtest.h>
 
@@ -70,7 +70,7 @@ struct Fixture {
         input.evaluation = &ev;
         input.profile = profileWith(criteria);
         input.recommendations = recommend(run, ev, input.profile);
-        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
+        input.generatedAt = utcDateTime(QDate(2026, 3, 15), QTime(12, 0));
     }
 };
 

@@ -2,6 +2,7 @@
 // The report's Judged quality section (issue #12): the judge's identity, rubric scores, the blind
 // pairwise comparison, the judge warnings and the judge's reasons quoted — escaped like all model
 // output — and the judge criteria in the checklist and verdict, "not measured" without a judge.
+#include "model/core/Clock.h"
 #include "model/decide/Report.h"
 #include "model/evaluate/Evaluation.h"
 #include "model/evaluate/PromptEvidence.h"
@@ -9,7 +10,6 @@
 #include "tests/stats/JudgingTestSupport.h"
 #include "tests/stats/StatsTestSupport.h"
 
-#include <QTimeZone>
 #include <gtest/gtest.h>
 
 using namespace qs;
@@ -130,7 +130,7 @@ struct Fixture {
         input.evaluation = &ev;
         input.profile = judgeProfile();
         input.recommendations = recommend(run, ev, input.profile);
-        input.generatedAt = QDateTime(QDate(2026, 3, 15), QTime(12, 0), QTimeZone::utc());
+        input.generatedAt = utcDateTime(QDate(2026, 3, 15), QTime(12, 0));
     }
 };
 

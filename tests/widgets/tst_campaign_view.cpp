@@ -2,6 +2,7 @@
 // The Campaign tab (widgets/campaign/CampaignView): attempts as rows with each criterion's outcome
 // and figure, the best marked, the baseline's drift called out, each criterion's figure across
 // attempts drawn with its interval, and a row that opens its attempt.
+#include "model/core/Clock.h"
 #include "widgets/campaign/CampaignView.h"
 #include "widgets/decision/DecisionText.h"
 #include "widgets/decision/LooksChart.h"
@@ -9,7 +10,6 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableWidget>
-#include <QTimeZone>
 #include <QtTest>
 
 using namespace qs;
@@ -55,7 +55,7 @@ std::shared_ptr<const Campaign> threeAttempts()
         a.fileIndex = i;
         a.candidate = 1;
         a.candidateLabel = QStringLiteral("NVFP4 vLLM");
-        a.startedAt = QDateTime(QDate(2026, 11, 20 + i), QTime(9, 0), QTimeZone::utc());
+        a.startedAt = utcDateTime(QDate(2026, 11, 20 + i), QTime(9, 0));
         a.recommendation.decision = decisions[i];
         a.recommendation.headline = QStringLiteral("headline %1").arg(i + 1);
         a.recommendation.criteria = {counted(i == 0 ? Outcome::Fail : Outcome::Pass,
