@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tests/support/MetricsPage.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -31,20 +32,26 @@ Digits shortestDigits(double value)
     return d;
 }
 
+// Built by appending to one string: GCC 12 at -O3 for aarch64 took the temporaries of
+// `"." + substr` and `"e+" + digits` for overlapping copies (a -Wrestrict false positive).
 std::string exponentText(int exponent, int minDigits)
 {
-    std::string digits = std::to_string(std::abs(exponent));
-    while (int(digits.size()) < minDigits)
-        digits.insert(0, "0");
-    return std::string(exponent < 0 ? "e-" : "e+") + digits;
+    const std::string digits = std::to_string(std::abs(exponent));
+    std::string out = exponent < 0 ? "e-" : "e+";
+    out.append(std::size_t(std::max(0, minDigits - int(digits.size()))), '0');
+    out += digits;
+    return out;
 }
 
 std::string scientific(const Digits& d)
 {
     std::string out(1, d.digits[0]);
-    if (d.digits.size() > 1)
-        out += "." + d.digits.substr(1);
-    return out + exponentText(d.exponent, 2);
+    if (d.digits.size() > 1) {
+        out += '.';
+        out.append(d.digits, 1);
+    }
+    out += exponentText(d.exponent, 2);
+    return out;
 }
 
 std::string fixed(const Digits& d, bool pointZero)
