@@ -16,6 +16,14 @@ namespace qs {
 
 namespace {
 
+/// Around each warning's row, and around the "… and N more" line under the rows.
+const QMargins kRowMargins(10, 5, 8, 5);
+const QMargins kMoreMargins(14, 0, 0, 2);
+
+} // namespace
+
+namespace {
+
 bool sameGuardrails(const std::vector<Guardrail>& a, const std::vector<Guardrail>& b)
 {
     if (a.size() != b.size())
@@ -165,10 +173,13 @@ void GuardrailBanner::reserveRoom()
         setMinimumHeight(0);
         return;
     }
-    // The headline, CollapsedRows one-line rows and the "… and N more" line, as laid out above.
+    // The headline, CollapsedRows one-line rows and the "… and N more" line, read off the layouts
+    // rebuild() makes (a row's margins, the line under the rows), so the two cannot drift apart.
     const int line = fontMetrics().height();
-    const int row = line + 10 + 4;
-    setMinimumHeight(6 + 8 + line + 4 + CollapsedRows * row + line + 2);
+    const QMargins outer = layout()->contentsMargins();
+    const int row = line + kRowMargins.top() + kRowMargins.bottom() + m_rows->spacing();
+    setMinimumHeight(outer.top() + outer.bottom() + line + layout()->spacing() + CollapsedRows * row + line
+        + kMoreMargins.bottom());
 }
 
 void GuardrailBanner::rebuild()
@@ -260,7 +271,7 @@ void GuardrailBanner::rebuild()
         if (!g.advice.isEmpty())
             text->addWidget(detail(QStringLiteral("What to do:"), g.advice));
         auto* layout = new QHBoxLayout(row);
-        layout->setContentsMargins(10, 5, 8, 5);
+        layout->setContentsMargins(kRowMargins);
         layout->setSpacing(10);
         layout->addWidget(chip, 0, Qt::AlignTop);
         layout->addLayout(text, 1);
@@ -270,7 +281,7 @@ void GuardrailBanner::rebuild()
     m_more = new QLabel(m_rowsHost);
     m_more->setObjectName(QStringLiteral("guardrailMore"));
     m_more->setForegroundRole(QPalette::PlaceholderText);
-    m_more->setContentsMargins(14, 0, 0, 2);
+    m_more->setContentsMargins(kMoreMargins);
     m_rows->addWidget(m_more);
     setExpanded(m_expanded);
     m_toggle->setVisible(!m_guardrails.empty());
