@@ -8,6 +8,7 @@
 # Usage (as root: debootstrap and chroot need it):
 #   scripts/check-debian13.sh [ROOT]     ROOT defaults to /var/tmp/quantscope-trixie and is kept,
 #                                        so a second run skips the download and reuses the build.
+# scripts/check-ubuntu2404.sh runs this same check on Ubuntu 24.04.
 # Environment: QS_SUITE (default trixie), QS_MIRROR (default http://deb.debian.org/debian),
 # QS_CHECK_PRESET (default dev; "release" builds without -Werror), QS_CHECK_TESTS (a ctest -R
 # regex: run only those, e.g. after fixing two tests).
@@ -24,12 +25,12 @@ step() { echo "== [$((SECONDS - started)) s] $*"; }
 . "$source_dir/scripts/chroot-root.sh"
 root_prepare "$root" "$suite" "$mirror" "$source_dir"
 
-step "install-deps, build ($preset), test — inside Debian $suite"
+step "install-deps, build ($preset), test — inside $suite"
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
   QS_PRESET="$preset" QS_TESTS="${QS_CHECK_TESTS:-}" /bin/bash -euo pipefail -c '
     export DEBIAN_FRONTEND=noninteractive
     cd /src/quantscope
-    # What a fresh Debian 13 machine lacks before the README command can run at all.
+    # What a fresh minimal root lacks before the README command can run at all.
     apt-get update -qq
     apt-get install -y -qq git ca-certificates >/dev/null
     ./scripts/install-deps.sh
@@ -39,4 +40,4 @@ chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LAN
     time cmake --build --preset "$QS_PRESET" -- -k 0
     time ctest --preset "$QS_PRESET" ${QS_TESTS:+-R "$QS_TESTS"}
   '
-step "done: Debian $suite built warnings-clean ($preset) and passed every test"
+step "done: $suite built warnings-clean ($preset) and passed every test"

@@ -15,9 +15,21 @@ root_prepare() {
   fi
   if [ ! -e "$root/etc/debian_version" ]; then
     step "debootstrap $suite into $root"
-    debootstrap --variant=minbase "$suite" "$root" "$mirror"
+    local extra=() script=()
+    case "$mirror" in
+      *ubuntu*) root_ubuntu_keyring "$root.keyring.gpg" "$mirror" "$suite"
+        # universe: Qt Charts, simdjson and the node exporter are there. Debian 12's debootstrap
+        # has no script named for suites newer than itself; every Ubuntu suite uses gutsy's.
+        extra=(--keyring="$root.keyring.gpg" --components=main,universe)
+        [ -e "/usr/share/debootstrap/scripts/$suite" ] || script=(/usr/share/debootstrap/scripts/gutsy) ;;
+    esac
+    debootstrap --variant=minbase "${extra[@]}" "$suite" "$root" "$mirror" "${script[@]}"
   fi
-  echo "Debian $(cat "$root/etc/debian_version") in $root"
+  if [ -e "$root/etc/lsb-release" ]; then
+    echo "$(. "$root/etc/lsb-release" && echo "$DISTRIB_DESCRIPTION") in $root"
+  else
+    echo "Debian $(cat "$root/etc/debian_version") in $root"
+  fi
 
   # The checkout as committed (git archive: no build folders, no local junk). The last copy's
   # build folder stays, and files whose contents did not change keep their time stamps (git
@@ -50,6 +62,28 @@ root_prepare() {
     fi
   done
   cp /etc/resolv.conf "$root/etc/resolv.conf"
+}
+
+# root_ubuntu_keyring OUT MIRROR SUITE: Debian 12 does not package Ubuntu's archive key. It is taken
+# from Ubuntu's own ubuntu-keyring package and trusted only if it is the key whose fingerprint is
+# written here (Ubuntu Archive Automatic Signing Key (2018), published on ubuntu.com), so
+# debootstrap still verifies every Release file it downloads.
+root_ubuntu_keyring() {
+  local out="$1" mirror="$2" suite="$3" tmp deb
+  local fingerprint=F6ECB3762474EDA9D21B7022871920D1991BC93C
+  tmp="$(mktemp -d)"
+  deb="$(curl -fsS "$mirror/dists/$suite/main/binary-amd64/Packages.gz" | gzip -d \
+    | awk '/^Package: ubuntu-keyring$/ { f = 1 } f && /^Filename:/ { print $2; exit }')"
+  curl -fsS "$mirror/$deb" -o "$tmp/keyring.deb"
+  dpkg-deb -x "$tmp/keyring.deb" "$tmp/x"
+  gpg --homedir "$tmp" --no-default-keyring --keyring "$tmp/x/usr/share/keyrings/ubuntu-archive-keyring.gpg" \
+    --export "$fingerprint" > "$out" 2>/dev/null
+  rm -rf "$tmp"
+  if [ ! -s "$out" ]; then
+    echo "error: Ubuntu's archive key $fingerprint not found in $mirror/$deb" >&2
+    rm -f "$out"
+    exit 1
+  fi
 }
 
 root_unmount() {
