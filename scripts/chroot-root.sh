@@ -72,8 +72,9 @@ root_ubuntu_keyring() {
   local out="$1" mirror="$2" suite="$3" tmp deb
   local fingerprint=F6ECB3762474EDA9D21B7022871920D1991BC93C
   tmp="$(mktemp -d)"
-  deb="$(curl -fsS "$mirror/dists/$suite/main/binary-amd64/Packages.gz" | gzip -d \
-    | awk '/^Package: ubuntu-keyring$/ { f = 1 } f && /^Filename:/ { print $2; exit }')"
+  curl -fsS "$mirror/dists/$suite/main/binary-amd64/Packages.gz" -o "$tmp/Packages.gz"
+  deb="$(gzip -dc "$tmp/Packages.gz" \
+    | awk '/^Package: ubuntu-keyring$/ { f = 1 } f && /^Filename:/ && !d { print $2; d = 1 }')"
   curl -fsS "$mirror/$deb" -o "$tmp/keyring.deb"
   dpkg-deb -x "$tmp/keyring.deb" "$tmp/x"
   gpg --homedir "$tmp" --no-default-keyring --keyring "$tmp/x/usr/share/keyrings/ubuntu-archive-keyring.gpg" \
