@@ -67,7 +67,8 @@ JudgedQuality graded()
         rubricScore(1, "warm_personal", 3, 18), rubricScore(1, "correct", 4, 18),
         rubricScore(1, "correct", 5, 9, "facts")};
     for (int i = 1; i <= 8; ++i) {
-        const std::string test = "p" + std::to_string(i);
+        // append, not "p" + std::to_string(i): GCC 12 -O3 (aarch64) warns a bogus -Wrestrict on it
+        const std::string test = std::string("p").append(std::to_string(i));
         q.rubricScores.push_back(rubricScore(1, "warm_personal", 3, 2, test.c_str()));
         q.rubricScores.push_back(rubricScore(1, "correct", 4, 2, test.c_str()));
     }

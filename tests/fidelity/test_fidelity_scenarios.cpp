@@ -26,9 +26,10 @@ constexpr double Tolerance = 1e-6; ///< the emulator rounds every value through 
 Suite fidelitySuite(int prompts, int topLogprobs = 20)
 {
     nlohmann::json tests = nlohmann::json::array();
+    // append, not "p" + std::to_string(i): GCC 12 -O3 (aarch64) warns a bogus -Wrestrict on it
     for (int i = 0; i < prompts; ++i)
-        tests.push_back(
-            {{"id", "p" + std::to_string(i)}, {"prompt", "Fidelity prompt " + std::to_string(i)}});
+        tests.push_back({{"id", std::string("p").append(std::to_string(i))},
+            {"prompt", std::string("Fidelity prompt ").append(std::to_string(i))}});
     const nlohmann::json doc = {{"id", "fidelity-scenario"}, {"name", "Fidelity scenario"},
         {"defaults",
             {{"max_tokens", 32}, {"warmup", 0}, {"runs", 1}, {"fidelity", true},

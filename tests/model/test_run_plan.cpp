@@ -13,9 +13,10 @@ namespace {
 std::vector<std::string> trace(const Suite& suite, const std::vector<Wave>& lane)
 {
     std::vector<std::string> out;
+    // append, not "e" + std::to_string(i): GCC 12 -O3 (aarch64) warns a bogus -Wrestrict on it
     for (const Wave& w : lane)
         for (int it : w.iterations)
-            out.push_back("e" + std::to_string(w.endpoint) + ":"
+            out.push_back(std::string("e").append(std::to_string(w.endpoint)) + ":"
                 + suite.tests[std::size_t(w.test)].id.toStdString() + (w.warmup ? ":w" : ":r")
                 + std::to_string(it));
     return out;

@@ -3,6 +3,7 @@
 // cut at every record boundary: the previous results file is never damaged, the journal gives
 // back every line that was completely written, and each case says what happened
 // (docs/results-format.md, "What a crash can and cannot do to your results").
+#include "CrashChild.h"
 #include "ResultsTestSupport.h"
 
 #include <QDir>
@@ -42,7 +43,7 @@ pid_t startChild(const std::vector<std::string>& args, int& stdoutFd)
     int fds[2];
     if (::pipe(fds) != 0)
         return -1;
-    std::vector<char*> argv {const_cast<char*>(QS_CRASH_CHILD)};
+    std::vector<char*> argv = crashChildCommand();
     for (const std::string& a : args)
         argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -51,7 +52,7 @@ pid_t startChild(const std::vector<std::string>& args, int& stdoutFd)
         ::dup2(fds[1], STDOUT_FILENO);
         ::close(fds[0]);
         ::close(fds[1]);
-        ::execv(QS_CRASH_CHILD, argv.data());
+        ::execv(argv[0], argv.data());
         ::_exit(127);
     }
     ::close(fds[1]);

@@ -3,6 +3,7 @@
 // of space) and a folder made read-only in the middle of a run. The previous results file stays,
 // the journal holds every line it said it wrote and no half line, and each failure says what
 // happened and what to do (docs/results-format.md, "What a crash can and cannot do to your results").
+#include "CrashChild.h"
 #include "ResultsTestSupport.h"
 
 #include <QDir>
@@ -79,13 +80,13 @@ QByteArray runChild(const QStringList& args, int* exitCode)
         ::dup2(fds[1], STDOUT_FILENO);
         ::close(fds[0]);
         std::vector<QByteArray> keep;
-        std::vector<char*> argv {const_cast<char*>(QS_CRASH_CHILD)};
+        std::vector<char*> argv = crashChildCommand();
         for (const QString& a : args)
             keep.push_back(a.toLocal8Bit());
         for (QByteArray& a : keep)
             argv.push_back(a.data());
         argv.push_back(nullptr);
-        ::execv(QS_CRASH_CHILD, argv.data());
+        ::execv(argv[0], argv.data());
         ::_exit(127);
     }
     ::close(fds[1]);
