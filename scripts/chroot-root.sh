@@ -40,7 +40,9 @@ root_prepare() {
   git -C "$source_dir" archive --format=tar HEAD | tar -x -C "$staging"
   mkdir -p "$root/src/quantscope"
   if command -v rsync >/dev/null; then
-    rsync -a --checksum --delete --exclude /build/ "$staging/" "$root/src/quantscope/"
+    # No -t: a file whose contents are unchanged keeps its old time (rsync -a would stamp it with
+    # this commit's time and so rebuild everything); one that changed is written now.
+    rsync -rlpD --checksum --delete --exclude /build/ "$staging/" "$root/src/quantscope/"
   else
     find "$root/src/quantscope" -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} +
     cp -a "$staging/." "$root/src/quantscope/"

@@ -165,7 +165,7 @@ std::optional<RunRecord> FastRecordReader::read(std::string_view text, std::size
         int hint = 0;
         for (auto member : obj) {
             od::field field = take(std::move(member));
-            const int key = keyId(take(field.unescaped_key()), hint);
+            const int key = keyId(unescapedKey(field), hint);
             if (seen[std::size_t(key)])
                 decline(); // a repeated member: nlohmann keeps the last, leave that to it
             seen[std::size_t(key)] = true;
@@ -271,7 +271,7 @@ std::optional<RunRecord> FastRecordReader::read(std::string_view text, std::size
                 sourcesObject = true;
                 for (auto sm : take(v.get_object())) {
                     od::field sf = take(std::move(sm));
-                    const std::string_view k = take(sf.unescaped_key());
+                    const std::string_view k = unescapedKey(sf);
                     static constexpr std::string_view names[]
                         = {"prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_prompt_tokens"};
                     const auto at = std::find(std::begin(names), std::end(names), k);
@@ -339,7 +339,7 @@ std::optional<RunRecord> FastRecordReader::read(std::string_view text, std::size
                 bool seenUsage[std::size(usageFields)] = {};
                 for (auto um : take(v.get_object())) {
                     od::field uf = take(std::move(um));
-                    const std::string_view k = take(uf.unescaped_key());
+                    const std::string_view k = unescapedKey(uf);
                     const auto f = std::find_if(std::begin(usageFields), std::end(usageFields),
                         [&](const UsageField& x) { return k == x.key; });
                     if (f == std::end(usageFields) || seenUsage[f - std::begin(usageFields)])
@@ -358,7 +358,7 @@ std::optional<RunRecord> FastRecordReader::read(std::string_view text, std::size
                 std::bitset<7> seenStream;
                 for (auto sm : take(v.get_object())) {
                     od::field sf = take(std::move(sm));
-                    const std::string_view k = take(sf.unescaped_key());
+                    const std::string_view k = unescapedKey(sf);
                     od::value sv = sf.value();
                     static constexpr std::string_view names[]
                         = {"data_events", "empty_events", "malformed_events", "malformed_samples", "saw_done",
@@ -399,7 +399,7 @@ std::optional<RunRecord> FastRecordReader::read(std::string_view text, std::size
                 std::bitset<2> seenReads;
                 for (auto sm : take(v.get_object())) {
                     od::field sf = take(std::move(sm));
-                    const std::string_view k = take(sf.unescaped_key());
+                    const std::string_view k = unescapedKey(sf);
                     od::value sv = sf.value();
                     const int at = k == "arrival" ? 0 : k == "read_time" ? 1 : -1;
                     if (at < 0 || seenReads.test(std::size_t(at)))
@@ -417,7 +417,7 @@ std::optional<RunRecord> FastRecordReader::read(std::string_view text, std::size
                 std::bitset<10> seenStamp;
                 for (auto sm : take(v.get_object())) {
                     od::field sf = take(std::move(sm));
-                    const std::string_view k = take(sf.unescaped_key());
+                    const std::string_view k = unescapedKey(sf);
                     od::value sv = sf.value();
                     static constexpr std::string_view names[] = {"connected", "done", "end", "first_byte",
                         "first_event", "headers", "last_event", "start", "stream_error", "t0"};

@@ -35,6 +35,16 @@ template <typename T> T take(simdjson::simdjson_result<T>&& result)
     return value;
 }
 
+/// A member's key, unescaped. simdjson 3.0 (Debian 12) takes no argument, 3.6 (Ubuntu 24.04)
+/// requires one, 3.12 (Debian 13) has a default; false: an invalid escape declines the record.
+template <typename Field> std::string_view unescapedKey(Field& field)
+{
+    if constexpr (requires { field.unescaped_key(false); })
+        return take(field.unescaped_key(false));
+    else
+        return take(field.unescaped_key());
+}
+
 /// A record longer than this goes the strict way: below it, no record can hold the strict
 /// reader's kMaxValuesPerItem values, so both readers refuse the same records.
 inline constexpr std::size_t kMaxFastRecordBytes = kMaxValuesPerItem;
