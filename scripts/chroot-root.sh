@@ -25,6 +25,12 @@ root_prepare() {
     esac
     debootstrap --variant=minbase "${extra[@]}" "$suite" "$root" "$mirror" "${script[@]}"
   fi
+  case "$mirror" in
+    *ubuntu*) # An installed Ubuntu also has its updates and security pockets (debootstrap adds neither).
+      grep -q -- "-updates" "$root/etc/apt/sources.list" \
+        || printf "deb %s %s-updates main universe\ndeb %s %s-security main universe\n" \
+          "$mirror" "$suite" "$mirror" "$suite" >> "$root/etc/apt/sources.list" ;;
+  esac
   if [ -e "$root/etc/lsb-release" ]; then
     echo "$(. "$root/etc/lsb-release" && echo "$DISTRIB_DESCRIPTION") in $root"
   else
