@@ -84,6 +84,6 @@ EOF
     (cd build/arm64 && DEB_HOST_ARCH=arm64 cpack -G DEB >/dev/null)
     deb=$(ls build/arm64/quantscope_*_arm64.deb)
     dpkg-deb -f "$deb" Package Version Architecture Depends
-    lintian --allow-root -EvIL +pedantic "$deb"
+    lintian --allow-root --fail-on error,warning -EvIL +pedantic "$deb"
   '
 step "done: arm64 built, its model tests passed under qemu, and its .deb is lint-clean"
