@@ -189,7 +189,7 @@ private slots:
                     out},
             120000);
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        const auto resourcesOf = [this](const QString& file) {
+        const auto resourcesOf = [](const QString& file) {
             const Run s = run({QStringLiteral("summary"), file, QStringLiteral("--json")});
             return std::make_pair(s.code,
                 QJsonDocument::fromJson(s.out.toUtf8())

@@ -46,15 +46,17 @@ const char* const kSystem
       "own notes, memories or anything that needs fresh information from the web. If you are unsure, "
       "say so briefly and offer to look it up. Keep numbers and names easy to say aloud.";
 
+// Each answer in parentheses: its pieces are one string, not a missing comma (clang's
+// -Wstring-concatenation).
 const char* const kAnswers[] = {
-    "Tokyo is the capital of Japan. It has been the seat of government since 1868, when the emperor moved "
-    "there from Kyoto, and today the greater Tokyo area is home to about thirty-seven million people. "
-    "Would you like to hear about places worth visiting?",
-    "Sure. If each of the three boxes holds five balls, you have fifteen balls in total, because three "
-    "times five is fifteen. If you take two balls out of one box, thirteen are left across all the boxes. "
-    "Anything else you want to work out?",
-    "Good morning, Sam! It is lovely to hear from you. The weather looks mild today with a light breeze, "
-    "so it could be a nice afternoon for sailing if you get the chance. What would you like to do first?",
+    ("Tokyo is the capital of Japan. It has been the seat of government since 1868, when the emperor moved "
+     "there from Kyoto, and today the greater Tokyo area is home to about thirty-seven million people. "
+     "Would you like to hear about places worth visiting?"),
+    ("Sure. If each of the three boxes holds five balls, you have fifteen balls in total, because three "
+     "times five is fifteen. If you take two balls out of one box, thirteen are left across all the boxes. "
+     "Anything else you want to work out?"),
+    ("Good morning, Sam! It is lovely to hear from you. The weather looks mild today with a light breeze, "
+     "so it could be a nice afternoon for sailing if you get the chance. What would you like to do first?"),
 };
 
 json tools()

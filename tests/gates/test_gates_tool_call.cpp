@@ -134,8 +134,8 @@ TEST(ToolCall, OtherLeakShapes)
         "[TOOL_CALLS][{\"name\": \"web_search\", \"arguments\": {\"query\": \"Lisbon\"}}]",
         "<|python_tag|>{\"name\": \"web_search\", \"parameters\": {\"query\": \"Lisbon\"}}",
         "web_search(query=\"Lisbon weather tomorrow\")",
-        "<tool_call>\n<function=web_search>\n<parameter=query>\nLisbon\n</parameter>\n</function>\n</"
-        "tool_call>",
+        ("<tool_call>\n<function=web_search>\n<parameter=query>\nLisbon\n</parameter>\n</function>\n"
+         "</tool_call>"),
     };
     for (const char* text : shapes) {
         const GateResult r = judgeCall(answer(QString::fromUtf8(text)));

@@ -250,7 +250,7 @@ private Q_SLOTS:
     void cellTableShowsEvaluationDistributions()
     {
         StatisticsView view;
-        QCOMPARE(view.metric(), Metric::TtftVisible); // not TTFT (any token): it counts thinking
+        QCOMPARE(view.shownMetric(), Metric::TtftVisible); // not TTFT (any token): it counts thinking
         view.setData(fixture());
         auto* model = qobject_cast<CellStatisticsModel*>(
             qobject_cast<QSortFilterProxyModel*>(view.cellTable()->model())->sourceModel());
@@ -259,7 +259,7 @@ private Q_SLOTS:
         QCOMPARE(model->rowCount(), int(cells.size()));
         for (Metric metric : {Metric::TtftAny, Metric::DecodeTps}) {
             view.setMetric(metric);
-            QCOMPARE(view.metric(), metric);
+            QCOMPARE(view.shownMetric(), metric);
             QVERIFY(model->headerData(CellStatisticsModel::P50, Qt::Horizontal)
                         .toString()
                         .endsWith(metricUnit(metric)));
@@ -433,7 +433,7 @@ private Q_SLOTS:
         const QString comparisonTest = comparison->model()->index(2, ComparisonModel::Test).data().toString();
 
         view.setData(test::fixtureData()); // a refresh with a freshly computed evaluation
-        QCOMPARE(view.metric(), Metric::FirstSentence);
+        QCOMPARE(view.shownMetric(), Metric::FirstSentence);
         QCOMPARE(cells->horizontalHeader()->sortIndicatorSection(), int(CellStatisticsModel::P90));
         QCOMPARE(cells->currentIndex().row(), 4);
         QCOMPARE(cells->model()->index(4, CellStatisticsModel::Endpoint).data().toString(), endpoint);

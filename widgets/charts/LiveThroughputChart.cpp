@@ -14,7 +14,6 @@ namespace qs {
 
 namespace {
 
-const char* const endpointProperty = "qsEndpoint";
 constexpr double liveWindowS = 60;
 constexpr int reviewMaxPoints = 600;
 

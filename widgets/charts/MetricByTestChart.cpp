@@ -22,8 +22,6 @@ namespace qs {
 
 namespace {
 
-const char* const endpointProperty = "qsEndpoint";
-
 bool isTtft(Metric metric)
 {
     return metric == Metric::TtftVisible || metric == Metric::TtftAny;

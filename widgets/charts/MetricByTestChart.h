@@ -27,7 +27,7 @@ public:
     explicit MetricByTestChart(Metric metric, QWidget* parent = nullptr);
     void setData(const DashboardData& data) override;
 
-    Metric metric() const { return m_metric; }
+    Metric shownMetric() const { return m_metric; } // not metric(): QPaintDevice::metric is virtual
     void setMetric(Metric metric);
 
     CrosshairAxis crosshairAxis() const override { return CrosshairAxis::Test; }

@@ -16,8 +16,6 @@ namespace qs {
 
 namespace {
 
-const char* const endpointProperty = "qsEndpoint";
-
 QString definition(TtftTurnChart::Variant variant)
 {
     const QString metric = variant == TtftTurnChart::Variant::Visible

@@ -498,9 +498,9 @@ void DecisionView::recompute()
         auto [recs, error] = work();
         QMetaObject::invokeMethod(
             qApp,
-            [self, ticket, recs = std::move(recs), error]() mutable {
+            [self, ticket, records = std::move(recs), error]() mutable {
                 if (self)
-                    self->recommended(ticket, std::move(recs), error);
+                    self->recommended(ticket, std::move(records), error);
             },
             Qt::QueuedConnection);
     });

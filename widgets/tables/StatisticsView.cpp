@@ -218,7 +218,7 @@ void StatisticsView::setMetric(Metric metric)
         m_metricBox->setCurrentIndex(i);
 }
 
-Metric StatisticsView::metric() const
+Metric StatisticsView::shownMetric() const
 {
     return m_cells->metric();
 }

@@ -34,7 +34,7 @@ public:
 
     /// The metric of the cell table and of the comparison's metric rows (cellMetrics()).
     void setMetric(Metric metric);
-    Metric metric() const;
+    Metric shownMetric() const; // not metric(): QPaintDevice::metric is virtual
     /// Whether the comparison table lists the gate comparisons after the metric rows (default on).
     void setGatesShown(bool shown);
 
