@@ -9,9 +9,10 @@ root_prepare() {
     echo "error: run as root (debootstrap and chroot need it)" >&2
     exit 1
   fi
-  if ! command -v debootstrap >/dev/null || ! command -v rsync >/dev/null; then
-    step "installing debootstrap and rsync"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap rsync
+  if ! command -v debootstrap >/dev/null || ! command -v rsync >/dev/null \
+    || ! command -v curl >/dev/null || ! command -v gpg >/dev/null; then
+    step "installing debootstrap, rsync, curl and gpg (curl and gpg fetch Ubuntu's key)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap rsync curl gpg
   fi
   if [ ! -e "$root/etc/debian_version" ]; then
     step "debootstrap $suite into $root"
@@ -74,7 +75,7 @@ root_prepare() {
 
 # root_ubuntu_keyring OUT MIRROR SUITE: Debian 12 does not package Ubuntu's archive key. It is taken
 # from Ubuntu's own ubuntu-keyring package and trusted only if it is the key whose fingerprint is
-# written here (Ubuntu Archive Automatic Signing Key (2018), published on ubuntu.com), so
+# written here (the Ubuntu Archive Automatic Signing Key (2018), as Ubuntu publishes it), so
 # debootstrap still verifies every Release file it downloads.
 root_ubuntu_keyring() {
   local out="$1" mirror="$2" suite="$3" tmp deb
