@@ -8,6 +8,8 @@
 #include <QLegend>
 #include <QPainter>
 #include <QPixmap>
+#include <algorithm>
+#include <cmath>
 
 namespace qs {
 
@@ -77,7 +79,10 @@ QPalette themePalette(Theme theme)
     p.setColor(QPalette::ToolTipBase, c.base);
     p.setColor(QPalette::ToolTipText, c.text);
     p.setColor(QPalette::PlaceholderText, c.mutedText);
-    p.setColor(QPalette::Highlight, endpointColor(0, theme));
+    // The selection: the baseline's blue, deepened in the dark theme, whose own blue is light
+    // enough for lines on a dark plot but gave white text only 2.6:1.
+    p.setColor(
+        QPalette::Highlight, theme == Theme::Dark ? QColor(0x2f, 0x6d, 0xb5) : endpointColor(0, theme));
     p.setColor(QPalette::HighlightedText, QColor(Qt::white));
     p.setColor(QPalette::Link, endpointColor(0, theme));
     p.setColor(QPalette::Mid, c.grid);
@@ -125,6 +130,19 @@ QIcon colorDot(const QColor& color)
     icon.addPixmap(pixmap, QIcon::Normal);
     icon.addPixmap(pixmap, QIcon::Selected);
     return icon;
+}
+
+double contrastRatio(const QColor& a, const QColor& b)
+{
+    // Relative luminance of sRGB (WCAG 2.x).
+    const auto luminance = [](const QColor& c) {
+        const auto channel
+            = [](double v) { return v <= 0.03928 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+        return 0.2126 * channel(c.redF()) + 0.7152 * channel(c.greenF()) + 0.0722 * channel(c.blueF());
+    };
+    const double la = luminance(a);
+    const double lb = luminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 } // namespace qs

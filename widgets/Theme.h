@@ -54,8 +54,12 @@ QColor endpointColor(int index, Theme theme);
 /// keeps its colour when the item is selected, and stays round at 2× and 3×.
 QIcon colorDot(const QColor& color);
 
-/// A Fusion palette for the whole application in this theme.
+/// A Fusion palette for the whole application in this theme. Its text on its base and its
+/// selected text on its selection contrast at least 4.5:1 (WCAG AA) in both themes.
 QPalette themePalette(Theme theme);
+
+/// WCAG 2 contrast ratio of two colours, from 1 (same luminance) to 21 (black on white).
+double contrastRatio(const QColor& a, const QColor& b);
 
 /// Applies background, fonts, axis and legend colours to a chart (call after its axes exist, and
 /// again when they change). Series colours are the caller's: use endpointColor().

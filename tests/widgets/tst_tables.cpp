@@ -96,6 +96,23 @@ private Q_SLOTS:
 
     // ---- formats -------------------------------------------------------------------------
 
+    void selectedRowsAndTextAreReadableInBothThemes()
+    {
+        // WCAG AA (4.5:1) for the palette every table uses; the dark selection gave white text
+        // 2.6:1 before it was deepened.
+        for (const Theme theme : {Theme::Light, Theme::Dark}) {
+            const QPalette p = themePalette(theme);
+            const double selected
+                = contrastRatio(p.color(QPalette::Highlight), p.color(QPalette::HighlightedText));
+            QVERIFY2(selected >= 4.5,
+                qPrintable(QStringLiteral("%1: selection %2:1").arg(themeId(theme)).arg(selected)));
+            QVERIFY(contrastRatio(p.color(QPalette::Base), p.color(QPalette::Text)) >= 4.5);
+            QVERIFY(contrastRatio(p.color(QPalette::Window), p.color(QPalette::WindowText)) >= 4.5);
+        }
+        QCOMPARE(contrastRatio(Qt::black, Qt::white), 21.0);
+        QCOMPARE(contrastRatio(Qt::white, Qt::white), 1.0);
+    }
+
     void numbersAreFormattedForTheirUnit()
     {
         QCOMPARE(formatMetricValue(312.46, Metric::TtftAny), QStringLiteral("312"));

@@ -3,6 +3,7 @@
 
 #include "model/evaluate/MetricText.h"
 #include "model/gates/GateWords.h"
+#include "widgets/Theme.h"
 
 #include <cmath>
 
@@ -98,13 +99,10 @@ QString formatPValue(double p)
 
 QColor readableTextOn(const QColor& background)
 {
-    // WCAG relative luminance and contrast: pick whichever of black and white contrasts more.
-    auto channel = [](double c) { return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4); };
-    const double l = 0.2126 * channel(background.redF()) + 0.7152 * channel(background.greenF())
-        + 0.0722 * channel(background.blueF());
-    const double withWhite = 1.05 / (l + 0.05);
-    const double withBlack = (l + 0.05) / 0.05;
-    return withBlack > withWhite ? QColor(0x1f, 0x23, 0x28) : QColor(Qt::white);
+    // Whichever of black and white contrasts more (WCAG); black is written as near-black.
+    return contrastRatio(background, Qt::black) > contrastRatio(background, Qt::white)
+        ? QColor(0x1f, 0x23, 0x28)
+        : QColor(Qt::white);
 }
 
 } // namespace qs
